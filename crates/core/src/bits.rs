@@ -1,0 +1,412 @@
+//! Bit storage in Guava's layout: bit `i` is bit `i & 63` (least
+//! significant first) of 64-bit word `i >> 6`.
+//!
+//! [`BitArray`] is the plain array every single-threaded filter uses;
+//! [`AtomicBitArray`] sets bits through `&self` with a lock-free
+//! `fetch_or`, like Guava's `LockFreeBitArray`, so many threads can fill
+//! one filter. Both keep their length in bits, which need not be a
+//! multiple of 64; the unused high bits of the last word are always zero.
+//!
+//! ```
+//! use bloomlab_core::BitArray;
+//!
+//! let mut a = BitArray::new(100)?;
+//! assert!(a.set(3));   // newly set
+//! assert!(!a.set(3));  // already set
+//! assert!(a.get(3) && !a.get(4));
+//! assert_eq!(a.count_ones(), 1);
+//! assert_eq!(a.words()[0], 1 << 3);
+//! # Ok::<(), bloomlab_core::Error>(())
+//! ```
+
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use crate::{Error, Result};
+
+/// Number of 64-bit words needed for `bits` bits, with the checks every
+/// constructor shares: at least one bit, and an allocation this platform
+/// can make.
+fn words_for(bits: u64) -> Result<usize> {
+    if bits == 0 {
+        return Err(Error::invalid("m", 0, "a bit array needs at least 1 bit"));
+    }
+    let words = bits.div_ceil(64);
+    // Keep the byte size representable as isize, Rust's allocation limit.
+    let max = (isize::MAX as u64) / 8;
+    if words > max {
+        return Err(Error::TooLarge { bits, words, max });
+    }
+    usize::try_from(words).map_err(|_| Error::TooLarge { bits, words, max })
+}
+
+/// Checks that `words` is exactly the storage of a `bits`-bit array.
+fn check_words(bits: u64, words: &[u64]) -> Result<()> {
+    let need = words_for(bits)?;
+    if words.len() != need {
+        return Err(Error::SizeMismatch {
+            left: bits,
+            right: (words.len() as u64).saturating_mul(64),
+        });
+    }
+    let tail = bits % 64;
+    if tail != 0 {
+        if let Some(last) = words.last() {
+            if last >> tail != 0 {
+                return Err(Error::invalid(
+                    "words",
+                    format!("{last:#018x}"),
+                    "bits beyond the array's length are set",
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A fixed-size array of bits stored in 64-bit words.
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct BitArray {
+    words: Vec<u64>,
+    bits: u64,
+}
+
+impl std::fmt::Debug for BitArray {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("BitArray")
+            .field("bits", &self.bits)
+            .field("ones", &self.count_ones())
+            .finish()
+    }
+}
+
+impl BitArray {
+    /// An all-zero array of `bits` bits. Errors when `bits` is 0 or the
+    /// array could not be allocated on this platform.
+    pub fn new(bits: u64) -> Result<BitArray> {
+        let words = words_for(bits)?;
+        Ok(BitArray { words: vec![0; words], bits })
+    }
+
+    /// An array from its words (as [`BitArray::words`] returns them).
+    /// Errors unless `words` has exactly `ceil(bits / 64)` entries and no
+    /// bit at or beyond `bits` is set.
+    pub fn from_words(bits: u64, words: Vec<u64>) -> Result<BitArray> {
+        check_words(bits, &words)?;
+        Ok(BitArray { words, bits })
+    }
+
+    /// Length in bits.
+    #[inline]
+    pub fn bit_len(&self) -> u64 {
+        self.bits
+    }
+
+    /// The words, bit `i` being bit `i & 63` of word `i >> 6`.
+    #[inline]
+    pub fn words(&self) -> &[u64] {
+        &self.words
+    }
+
+    /// Consumes the array, returning its words.
+    pub fn into_words(self) -> Vec<u64> {
+        self.words
+    }
+
+    /// Whether bit `i` is set. `i` must be below [`BitArray::bit_len`];
+    /// index strategies guarantee that by construction.
+    #[inline]
+    pub fn get(&self, i: u64) -> bool {
+        debug_assert!(i < self.bits);
+        (self.words[(i >> 6) as usize] >> (i & 63)) & 1 == 1
+    }
+
+    /// Sets bit `i`; returns whether it changed (was 0). `i` must be below
+    /// [`BitArray::bit_len`].
+    #[inline]
+    pub fn set(&mut self, i: u64) -> bool {
+        debug_assert!(i < self.bits);
+        let w = &mut self.words[(i >> 6) as usize];
+        let mask = 1u64 << (i & 63);
+        let changed = *w & mask == 0;
+        *w |= mask;
+        changed
+    }
+
+    /// Clears bit `i`; returns whether it changed (was 1).
+    #[inline]
+    pub fn unset(&mut self, i: u64) -> bool {
+        debug_assert!(i < self.bits);
+        let w = &mut self.words[(i >> 6) as usize];
+        let mask = 1u64 << (i & 63);
+        let changed = *w & mask != 0;
+        *w &= !mask;
+        changed
+    }
+
+    /// Number of set bits.
+    pub fn count_ones(&self) -> u64 {
+        self.words.iter().map(|w| u64::from(w.count_ones())).sum()
+    }
+
+    /// Fraction of bits set, in [0, 1].
+    pub fn fill(&self) -> f64 {
+        self.count_ones() as f64 / self.bits as f64
+    }
+
+    /// Clears every bit.
+    pub fn clear(&mut self) {
+        self.words.fill(0);
+    }
+
+    /// `self |= other`. Errors when the lengths differ.
+    pub fn union_with(&mut self, other: &BitArray) -> Result<()> {
+        self.same_len(other.bits)?;
+        for (a, b) in self.words.iter_mut().zip(&other.words) {
+            *a |= b;
+        }
+        Ok(())
+    }
+
+    /// `self &= other`. Errors when the lengths differ.
+    pub fn intersect_with(&mut self, other: &BitArray) -> Result<()> {
+        self.same_len(other.bits)?;
+        for (a, b) in self.words.iter_mut().zip(&other.words) {
+            *a &= b;
+        }
+        Ok(())
+    }
+
+    /// Indices of the set bits, ascending.
+    pub fn ones(&self) -> impl Iterator<Item = u64> + '_ {
+        self.words.iter().enumerate().flat_map(|(wi, &w)| {
+            let base = (wi as u64) << 6;
+            let mut rest = w;
+            std::iter::from_fn(move || {
+                if rest == 0 {
+                    return None;
+                }
+                let tz = u64::from(rest.trailing_zeros());
+                rest &= rest - 1;
+                Some(base + tz)
+            })
+        })
+    }
+
+    /// Bytes of heap memory the bits occupy.
+    pub fn bytes_of_memory(&self) -> usize {
+        self.words.len() * 8
+    }
+
+    fn same_len(&self, other: u64) -> Result<()> {
+        if self.bits != other {
+            return Err(Error::SizeMismatch { left: self.bits, right: other });
+        }
+        Ok(())
+    }
+}
+
+/// A bit array whose bits are set through `&self` by many threads at once,
+/// without locks (each set is one atomic `fetch_or`), like Guava's
+/// `LockFreeBitArray`.
+///
+/// Setting bits commutes, so any interleaving of inserts ends in the same
+/// bits as a sequential build. Reads use relaxed ordering: a reader
+/// running concurrently with writers may miss a bit set a moment ago, but
+/// once the writers are joined (which synchronises), every bit is visible.
+///
+/// ```
+/// use bloomlab_core::AtomicBitArray;
+///
+/// let a = AtomicBitArray::new(1 << 16)?;
+/// std::thread::scope(|s| {
+///     s.spawn(|| for i in (0..1 << 16).step_by(2) { a.set(i); });
+///     s.spawn(|| for i in (1..1 << 16).step_by(2) { a.set(i); });
+/// });
+/// assert_eq!(a.count_ones(), 1 << 16);
+/// # Ok::<(), bloomlab_core::Error>(())
+/// ```
+pub struct AtomicBitArray {
+    words: Vec<AtomicU64>,
+    bits: u64,
+}
+
+impl std::fmt::Debug for AtomicBitArray {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("AtomicBitArray")
+            .field("bits", &self.bits)
+            .field("ones", &self.count_ones())
+            .finish()
+    }
+}
+
+impl Clone for AtomicBitArray {
+    fn clone(&self) -> Self {
+        AtomicBitArray::from(self.to_bit_array())
+    }
+}
+
+impl From<BitArray> for AtomicBitArray {
+    fn from(a: BitArray) -> Self {
+        AtomicBitArray {
+            words: a.words.into_iter().map(AtomicU64::new).collect(),
+            bits: a.bits,
+        }
+    }
+}
+
+impl AtomicBitArray {
+    /// An all-zero array of `bits` bits (see [`BitArray::new`]).
+    pub fn new(bits: u64) -> Result<AtomicBitArray> {
+        let words = words_for(bits)?;
+        Ok(AtomicBitArray {
+            words: (0..words).map(|_| AtomicU64::new(0)).collect(),
+            bits,
+        })
+    }
+
+    /// Length in bits.
+    #[inline]
+    pub fn bit_len(&self) -> u64 {
+        self.bits
+    }
+
+    /// Whether bit `i` is set (`i` below [`AtomicBitArray::bit_len`]).
+    #[inline]
+    pub fn get(&self, i: u64) -> bool {
+        debug_assert!(i < self.bits);
+        let w = self.words[(i >> 6) as usize].load(Ordering::Relaxed);
+        (w >> (i & 63)) & 1 == 1
+    }
+
+    /// Sets bit `i` atomically; returns whether this call changed it.
+    #[inline]
+    pub fn set(&self, i: u64) -> bool {
+        debug_assert!(i < self.bits);
+        let mask = 1u64 << (i & 63);
+        // Skip the read-modify-write when the bit is already set: on a
+        // filling filter most probes hit set bits, and a plain load does
+        // not take the cache line exclusively.
+        let w = &self.words[(i >> 6) as usize];
+        if w.load(Ordering::Relaxed) & mask != 0 {
+            return false;
+        }
+        w.fetch_or(mask, Ordering::Relaxed) & mask == 0
+    }
+
+    /// Number of set bits (a snapshot if writers are running).
+    pub fn count_ones(&self) -> u64 {
+        self.words
+            .iter()
+            .map(|w| u64::from(w.load(Ordering::Relaxed).count_ones()))
+            .sum()
+    }
+
+    /// Fraction of bits set.
+    pub fn fill(&self) -> f64 {
+        self.count_ones() as f64 / self.bits as f64
+    }
+
+    /// A plain copy of the current bits.
+    pub fn to_bit_array(&self) -> BitArray {
+        BitArray {
+            words: self
+                .words
+                .iter()
+                .map(|w| w.load(Ordering::Relaxed))
+                .collect(),
+            bits: self.bits,
+        }
+    }
+
+    /// Sets every bit that is set in `other` (through `&self`). Errors
+    /// when the lengths differ.
+    pub fn union_with(&self, other: &BitArray) -> Result<()> {
+        if self.bits != other.bit_len() {
+            return Err(Error::SizeMismatch {
+                left: self.bits,
+                right: other.bit_len(),
+            });
+        }
+        for (a, &b) in self.words.iter().zip(other.words()) {
+            a.fetch_or(b, Ordering::Relaxed);
+        }
+        Ok(())
+    }
+
+    /// Clears every bit (needs `&mut self`: not a concurrent operation).
+    pub fn clear(&mut self) {
+        for w in &mut self.words {
+            *w.get_mut() = 0;
+        }
+    }
+
+    /// Bytes of heap memory the bits occupy.
+    pub fn bytes_of_memory(&self) -> usize {
+        self.words.len() * 8
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn layout_is_guavas() {
+        let mut a = BitArray::new(130).unwrap();
+        for i in [0, 63, 64, 129] {
+            assert!(a.set(i));
+        }
+        assert_eq!(a.words(), &[1 | 1 << 63, 1, 1 << 1]);
+        assert_eq!(a.ones().collect::<Vec<_>>(), vec![0, 63, 64, 129]);
+        assert!(a.unset(63));
+        assert!(!a.get(63));
+        assert_eq!(a.count_ones(), 3);
+    }
+
+    #[test]
+    fn from_words_rejects_bad_shapes() {
+        assert!(BitArray::from_words(64, vec![1]).is_ok());
+        assert!(BitArray::from_words(64, vec![1, 0]).is_err());
+        assert!(BitArray::from_words(65, vec![1]).is_err());
+        // Bit 10 lies beyond a 10-bit array.
+        assert!(BitArray::from_words(10, vec![1 << 10]).is_err());
+        assert!(BitArray::from_words(0, vec![]).is_err());
+        assert!(BitArray::new(0).is_err());
+        assert!(matches!(
+            BitArray::new(u64::MAX),
+            Err(Error::TooLarge { .. })
+        ));
+    }
+
+    #[test]
+    fn union_and_intersection() {
+        let mut a = BitArray::new(200).unwrap();
+        let mut b = BitArray::new(200).unwrap();
+        a.set(1);
+        a.set(150);
+        b.set(150);
+        b.set(199);
+        let mut u = a.clone();
+        u.union_with(&b).unwrap();
+        assert_eq!(u.ones().collect::<Vec<_>>(), vec![1, 150, 199]);
+        a.intersect_with(&b).unwrap();
+        assert_eq!(a.ones().collect::<Vec<_>>(), vec![150]);
+        let c = BitArray::new(201).unwrap();
+        assert_eq!(
+            a.union_with(&c),
+            Err(Error::SizeMismatch { left: 200, right: 201 })
+        );
+    }
+
+    #[test]
+    fn atomic_matches_sequential() {
+        let a = AtomicBitArray::new(1000).unwrap();
+        let mut b = BitArray::new(1000).unwrap();
+        for i in (0..1000).step_by(7) {
+            assert_eq!(a.set(i), b.set(i));
+            assert!(!a.set(i));
+        }
+        assert_eq!(a.to_bit_array(), b);
+        assert_eq!(a.count_ones(), b.count_ones());
+    }
+}

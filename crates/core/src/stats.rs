@@ -1,0 +1,1 @@
+//! Binomial confidence intervals (placeholder, being written).

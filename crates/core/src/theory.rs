@@ -1,0 +1,1 @@
+//! False-positive-rate theory (placeholder, being written).

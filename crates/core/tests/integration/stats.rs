@@ -1,0 +1,1 @@
+// Confidence intervals against published values.

@@ -1,0 +1,1 @@
+// Theory formulas against enumeration and Monte Carlo.
