@@ -28,7 +28,11 @@ use crate::{Error, Result};
 /// can make.
 fn words_for(bits: u64) -> Result<usize> {
     if bits == 0 {
-        return Err(Error::invalid("m", 0, "a bit array needs at least 1 bit"));
+        return Err(Error::invalid(
+            "m",
+            0,
+            "a bit array needs at least 1 bit",
+        ));
     }
     let words = bits.div_ceil(64);
     // Keep the byte size representable as isize, Rust's allocation limit.
@@ -37,6 +41,18 @@ fn words_for(bits: u64) -> Result<usize> {
         return Err(Error::TooLarge { bits, words, max });
     }
     usize::try_from(words).map_err(|_| Error::TooLarge { bits, words, max })
+}
+
+/// `words` zeroed words, or an error when the allocator refuses: a huge
+/// request must fail with an error, not abort the process.
+fn zeroed<T: Clone>(bits: u64, words: usize, zero: T) -> Result<Vec<T>> {
+    let mut v = Vec::new();
+    v.try_reserve_exact(words).map_err(|_| Error::AllocationFailed {
+        bits,
+        bytes: (words as u64).saturating_mul(8),
+    })?;
+    v.resize(words, zero);
+    Ok(v)
 }
 
 /// Checks that `words` is exactly the storage of a `bits`-bit array.
@@ -84,7 +100,7 @@ impl BitArray {
     /// array could not be allocated on this platform.
     pub fn new(bits: u64) -> Result<BitArray> {
         let words = words_for(bits)?;
-        Ok(BitArray { words: vec![0; words], bits })
+        Ok(BitArray { words: zeroed(bits, words, 0u64)?, bits })
     }
 
     /// An array from its words (as [`BitArray::words`] returns them).
@@ -258,8 +274,9 @@ impl AtomicBitArray {
     /// An all-zero array of `bits` bits (see [`BitArray::new`]).
     pub fn new(bits: u64) -> Result<AtomicBitArray> {
         let words = words_for(bits)?;
+        let zeros = zeroed(bits, words, 0u64)?;
         Ok(AtomicBitArray {
-            words: (0..words).map(|_| AtomicU64::new(0)).collect(),
+            words: zeros.into_iter().map(AtomicU64::new).collect(),
             bits,
         })
     }
@@ -333,6 +350,21 @@ impl AtomicBitArray {
         Ok(())
     }
 
+    /// Clears every bit that is clear in `other` (through `&self`).
+    /// Errors when the lengths differ.
+    pub fn intersect_with(&self, other: &BitArray) -> Result<()> {
+        if self.bits != other.bit_len() {
+            return Err(Error::SizeMismatch {
+                left: self.bits,
+                right: other.bit_len(),
+            });
+        }
+        for (a, &b) in self.words.iter().zip(other.words()) {
+            a.fetch_and(b, Ordering::Relaxed);
+        }
+        Ok(())
+    }
+
     /// Clears every bit (needs `&mut self`: not a concurrent operation).
     pub fn clear(&mut self) {
         for w in &mut self.words {
@@ -372,9 +404,15 @@ mod tests {
         assert!(BitArray::from_words(10, vec![1 << 10]).is_err());
         assert!(BitArray::from_words(0, vec![]).is_err());
         assert!(BitArray::new(0).is_err());
+        // 2^58 words: within isize, beyond any allocator here. It must be
+        // an error, not an abort.
         assert!(matches!(
             BitArray::new(u64::MAX),
-            Err(Error::TooLarge { .. })
+            Err(Error::AllocationFailed { .. })
+        ));
+        assert!(matches!(
+            AtomicBitArray::new(u64::MAX),
+            Err(Error::AllocationFailed { .. })
         ));
     }
 
@@ -408,5 +446,15 @@ mod tests {
         }
         assert_eq!(a.to_bit_array(), b);
         assert_eq!(a.count_ones(), b.count_ones());
+        let mut other = BitArray::new(1000).unwrap();
+        other.set(0);
+        other.set(999);
+        a.union_with(&other).unwrap();
+        assert!(a.get(999));
+        a.intersect_with(&other).unwrap();
+        assert_eq!(a.to_bit_array(), other);
+        let short = BitArray::new(999).unwrap();
+        assert!(a.union_with(&short).is_err());
+        assert!(a.intersect_with(&short).is_err());
     }
 }

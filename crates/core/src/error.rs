@@ -49,6 +49,17 @@ pub enum Error {
         /// The largest word count allowed.
         max: u64,
     },
+    /// The allocator refused the memory for the bits.
+    #[error(
+        "could not allocate {bytes} bytes for a filter of {bits} bits; \
+         lower m (or n, or raise p)"
+    )]
+    AllocationFailed {
+        /// Requested bits.
+        bits: u64,
+        /// Bytes asked of the allocator.
+        bytes: u64,
+    },
     /// Two bit arrays (or filters) of different shapes were combined.
     #[error("incompatible sizes: {left} bits versus {right} bits")]
     SizeMismatch {

@@ -22,9 +22,7 @@ pub enum Error {
         known: String,
     },
     /// No range reduction of that name.
-    #[error(
-        "unknown range reduction {name:?}; known reductions: {known}"
-    )]
+    #[error("unknown range reduction {name:?}; known reductions: {known}")]
     UnknownReduction {
         /// The name asked for.
         name: String,

@@ -90,7 +90,9 @@ const FIXED: [Family; 10] = [
 impl Family {
     /// Every registered family, in registry order.
     pub fn all() -> impl Iterator<Item = Family> {
-        FIXED.into_iter().chain(HutoolHash::ALL.into_iter().map(Family::Hutool))
+        FIXED
+            .into_iter()
+            .chain(HutoolHash::ALL.into_iter().map(Family::Hutool))
     }
 
     /// The family's registry name.
@@ -181,11 +183,14 @@ impl Family {
     /// fits `i32` or `u32` (the same 32 bits), a 64-bit one any value that
     /// fits `i64` or `u64`, and a family without a seed only 0.
     pub fn check_seed(self, seed: i128) -> Result<u64> {
-        let bad = |reason| Error::BadSeed { family: self.name(), seed, reason };
+        let bad =
+            |reason| Error::BadSeed { family: self.name(), seed, reason };
         match self.seed_kind() {
             SeedKind::None if seed == 0 => Ok(0),
             SeedKind::None => Err(bad("takes no seed")),
-            SeedKind::Int32 if (-(1i128 << 31)..1i128 << 32).contains(&seed) => {
+            SeedKind::Int32
+                if (-(1i128 << 31)..1i128 << 32).contains(&seed) =>
+            {
                 Ok(u64::from(seed as u32))
             }
             SeedKind::Int32 => Err(bad("takes a 32-bit seed")),
@@ -198,46 +203,54 @@ impl Family {
 
     /// Hashes `key` with a seed already checked by [`Family::check_seed`]
     /// (32-bit families use its low 32 bits; seedless families ignore it).
+    /// For many keys, [`Hasher::hash`] is faster: it resolves the family
+    /// once.
     #[inline]
     pub fn hash_raw(self, key: &[u8], seed: u64) -> Digest {
-        let lo = |v: u64| Digest { lo: v, hi: 0 };
+        (self.hash_fn())(key, seed)
+    }
+
+    /// The family's hash as a plain function. One small function per
+    /// family, each with its hash inlined: calling through the pointer
+    /// costs about 1 ns, where one `match` over every family cost 5-6 ns
+    /// per key (the combined body was too large to inline or optimise
+    /// per arm; see `benches/benches/hash.rs`).
+    pub fn hash_fn(self) -> HashFn {
         match self {
-            Family::Murmur3X64_128 => {
-                let (lo, hi) = murmur3::x64_128(key, seed as u32 as i32);
+            Family::Murmur3X64_128 => |k, s| {
+                let (lo, hi) = murmur3::x64_128(k, s as u32 as i32);
                 Digest { lo, hi }
-            }
+            },
             Family::Murmur3X86_32 => {
-                lo(u64::from(murmur3::x86_32(key, seed as u32)))
+                |k, s| low(u64::from(murmur3::x86_32(k, s as u32)))
             }
-            Family::Murmur3X86_32GuavaLegacy => {
-                let v = match std::str::from_utf8(key) {
-                    Ok(s) => murmur3::guava_legacy_x86_32_str(s, seed as u32),
-                    Err(_) => murmur3::x86_32(key, seed as u32),
+            Family::Murmur3X86_32GuavaLegacy => |k, s| {
+                let v = match std::str::from_utf8(k) {
+                    Ok(st) => murmur3::guava_legacy_x86_32_str(st, s as u32),
+                    Err(_) => murmur3::x86_32(k, s as u32),
                 };
-                lo(u64::from(v))
-            }
-            Family::Murmur64A => lo(murmur64a::murmur64a(key, seed)),
-            Family::Xxh64 => lo(xxhash_rust::xxh64::xxh64(key, seed)),
+                low(u64::from(v))
+            },
+            Family::Murmur64A => |k, s| low(murmur64a::murmur64a(k, s)),
+            Family::Xxh64 => |k, s| low(xxhash_rust::xxh64::xxh64(k, s)),
             Family::Xxh3_64 => {
-                lo(xxhash_rust::xxh3::xxh3_64_with_seed(key, seed))
+                |k, s| low(xxhash_rust::xxh3::xxh3_64_with_seed(k, s))
             }
-            Family::Xxh3_128 => {
-                let v = xxhash_rust::xxh3::xxh3_128_with_seed(key, seed);
+            Family::Xxh3_128 => |k, s| {
+                let v = xxhash_rust::xxh3::xxh3_128_with_seed(k, s);
                 Digest { lo: v as u64, hi: (v >> 64) as u64 }
+            },
+            Family::Fnv1a64 => |k, _| low(fnv1a_64(k)),
+            Family::SipHash13 => |k, s| {
+                let mut h = siphasher::sip::SipHasher13::new_with_keys(s, 0);
+                h.write(k);
+                low(h.finish())
+            },
+            // java-hashcode is HashUtil.javaDefaultHash: String.hashCode.
+            Family::JavaHashCode => {
+                |k, _| java_string(HutoolHash::JavaDefault, k)
             }
-            Family::Fnv1a64 => lo(fnv1a_64(key)),
-            Family::SipHash13 => {
-                let mut h = siphasher::sip::SipHasher13::new_with_keys(seed, 0);
-                h.write(key);
-                lo(h.finish())
-            }
-            Family::JavaHashCode => lo(java_int(with_java_units(key, |u| {
-                HutoolHash::JavaDefault.hash_units(u)
-            }))),
-            Family::Hutool(h) => {
-                let v = with_java_units(key, |u| h.hash_units(u));
-                if h.returns_long() { lo(v as u64) } else { lo(java_int(v)) }
-            }
+            Family::Hutool(h) => HUTOOL_FNS[h as usize],
         }
     }
 
@@ -295,6 +308,49 @@ impl std::str::FromStr for Family {
     }
 }
 
+/// A family's hash function: key bytes and checked seed in, digest out.
+pub type HashFn = fn(&[u8], u64) -> Digest;
+
+#[inline(always)]
+fn low(v: u64) -> Digest {
+    Digest { lo: v, hi: 0 }
+}
+
+/// A hutool (or Java) hash of the key's Java-string view, as a digest:
+/// long results as they are, int results zero-extended from 32 bits.
+#[inline(always)]
+fn java_string(h: HutoolHash, key: &[u8]) -> Digest {
+    let v = with_java_units(key, |u| h.hash_units(u));
+    if h.returns_long() { low(v as u64) } else { low(java_int(v)) }
+}
+
+/// One function per hutool hash, indexed by `HutoolHash as usize`, so the
+/// hash is a constant inside each.
+const HUTOOL_FNS: [HashFn; 17] = {
+    macro_rules! f {
+        ($($v:ident),*) => {[$(|k, _| java_string(HutoolHash::$v, k)),*]};
+    }
+    f!(
+        JavaDefault,
+        Elf,
+        Fnv,
+        Js,
+        Pjw,
+        Rs,
+        Sdbm,
+        Bkdr,
+        Ap,
+        Djb,
+        Dek,
+        OneByOne,
+        Bernstein,
+        Hf,
+        HfIp,
+        Tianl,
+        Mix
+    )
+};
+
 /// A Java `int` result (sign-extended in `v`) as the zero-extended low 32
 /// bits of a [`Digest`].
 #[inline]
@@ -314,16 +370,46 @@ pub fn fnv1a_64(data: &[u8]) -> u64 {
 }
 
 /// A family with a checked seed: the value filters keep and call.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy)]
 pub struct Hasher {
     family: Family,
     seed: u64,
+    f: HashFn,
+}
+
+impl std::fmt::Debug for Hasher {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Hasher")
+            .field("family", &self.family)
+            .field("seed", &self.seed)
+            .finish()
+    }
+}
+
+// The function pointer is determined by the family, so equality and
+// hashing look at (family, seed) only.
+impl PartialEq for Hasher {
+    fn eq(&self, other: &Hasher) -> bool {
+        (self.family, self.seed) == (other.family, other.seed)
+    }
+}
+
+impl Eq for Hasher {}
+
+impl std::hash::Hash for Hasher {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        (self.family, self.seed).hash(state);
+    }
 }
 
 impl Hasher {
     /// A hasher for `family` with `seed` (see [`Family::check_seed`]).
     pub fn new(family: Family, seed: i128) -> Result<Hasher> {
-        Ok(Hasher { family, seed: family.check_seed(seed)? })
+        Ok(Hasher {
+            family,
+            seed: family.check_seed(seed)?,
+            f: family.hash_fn(),
+        })
     }
 
     /// The family.
@@ -339,14 +425,14 @@ impl Hasher {
     /// Hashes `key`.
     #[inline]
     pub fn hash(&self, key: &[u8]) -> Digest {
-        self.family.hash_raw(key, self.seed)
+        (self.f)(key, self.seed)
     }
 
     /// Hashes `key` with another seed (used by strategies that need more
     /// than one hash per key). Seedless families ignore it.
     #[inline]
     pub fn hash_with_seed(&self, key: &[u8], seed: u64) -> Digest {
-        self.family.hash_raw(key, seed)
+        (self.f)(key, seed)
     }
 }
 

@@ -109,27 +109,38 @@ const STACK_UNITS: usize = 128;
 /// 8859-1, Java's `new String(bytes, ISO_8859_1)`), so every byte string
 /// has a defined value.
 pub fn with_java_units<R>(key: &[u8], f: impl FnOnce(&[u16]) -> R) -> R {
+    // A UTF-8 string has at most as many UTF-16 units as bytes, and the
+    // Latin-1 view exactly as many, so short keys never allocate.
+    if key.len() <= STACK_UNITS {
+        let mut buf = [0u16; STACK_UNITS];
+        let n = fill_units(key, &mut buf);
+        f(&buf[..n])
+    } else {
+        let mut units = vec![0u16; key.len()];
+        let n = fill_units(key, &mut units);
+        f(&units[..n])
+    }
+}
+
+/// Writes the Java-string units of `key` into `out` (at least as long as
+/// `key`) and returns how many there are.
+fn fill_units(key: &[u8], out: &mut [u16]) -> usize {
+    let mut n = 0;
     match std::str::from_utf8(key) {
         Ok(s) => {
-            // A UTF-8 string has at most as many UTF-16 units as bytes.
-            if key.len() <= STACK_UNITS {
-                let mut buf = [0u16; STACK_UNITS];
-                let mut n = 0;
-                for (slot, u) in buf.iter_mut().zip(s.encode_utf16()) {
-                    *slot = u;
-                    n += 1;
-                }
-                f(&buf[..n])
-            } else {
-                let units: Vec<u16> = s.encode_utf16().collect();
-                f(&units)
+            for (slot, u) in out.iter_mut().zip(s.encode_utf16()) {
+                *slot = u;
+                n += 1;
             }
         }
         Err(_) => {
-            let units: Vec<u16> = key.iter().map(|&b| u16::from(b)).collect();
-            f(&units)
+            for (slot, &b) in out.iter_mut().zip(key) {
+                *slot = u16::from(b);
+                n += 1;
+            }
         }
     }
+    n
 }
 
 #[cfg(test)]

@@ -183,10 +183,14 @@ mod tests {
 
     #[test]
     fn fixed_string_path_is_the_utf8_bytes() {
-        for s in ["", "a", "abcd", "héllo wörld", "東京", "🦀x", "a🦀bc🦀"] {
+        for s in ["", "a", "abcd", "héllo wörld", "東京", "🦀x", "a🦀bc🦀"]
+        {
             assert_eq!(guava_x86_32_str(s, 7, true), x86_32(s.as_bytes(), 7));
         }
         // And the legacy path only differs once a non-BMP char appears.
-        assert_eq!(guava_legacy_x86_32_str("héllo", 0), x86_32("héllo".as_bytes(), 0));
+        assert_eq!(
+            guava_legacy_x86_32_str("héllo", 0),
+            x86_32("héllo".as_bytes(), 0)
+        );
     }
 }

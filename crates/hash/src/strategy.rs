@@ -114,7 +114,9 @@ impl Strategy {
             Strategy::Redisson => {
                 "Redisson: h += h2 after even i, h += h1 after odd i, & MAX % m"
             }
-            Strategy::Independent => "k independent hashes, seeds seed..seed+k-1",
+            Strategy::Independent => {
+                "k independent hashes, seeds seed..seed+k-1"
+            }
         }
     }
 
@@ -257,7 +259,13 @@ impl Indexer {
         k: u32,
         m: u64,
     ) -> Result<Indexer> {
-        Indexer::with_hasher(Hasher::new(family, seed)?, strategy, reduction, k, m)
+        Indexer::with_hasher(
+            Hasher::new(family, seed)?,
+            strategy,
+            reduction,
+            k,
+            m,
+        )
     }
 
     /// As [`Indexer::new`], from a checked [`Hasher`].
@@ -444,7 +452,9 @@ impl Indexer {
                 }
                 true
             }
-            Strategy::Double | Strategy::RedisBloom | Strategy::Independent => {
+            Strategy::Double
+            | Strategy::RedisBloom
+            | Strategy::Independent => {
                 let (h1, h2) = self.pair(d);
                 self.walk_double(h1, h2, f)
             }
@@ -468,7 +478,12 @@ impl Indexer {
     }
 
     #[inline(always)]
-    fn walk_double(&self, h1: u64, h2: u64, mut f: impl FnMut(u64) -> bool) -> bool {
+    fn walk_double(
+        &self,
+        h1: u64,
+        h2: u64,
+        mut f: impl FnMut(u64) -> bool,
+    ) -> bool {
         let mut c = h1;
         for _ in 0..self.k {
             if !f(self.reduction.reduce64(c, self.m)) {
@@ -480,7 +495,11 @@ impl Indexer {
     }
 
     #[inline]
-    fn walk_independent(&self, key: &[u8], mut f: impl FnMut(u64) -> bool) -> bool {
+    fn walk_independent(
+        &self,
+        key: &[u8],
+        mut f: impl FnMut(u64) -> bool,
+    ) -> bool {
         let bits = self.hasher.family().output_bits();
         for i in 0..self.k {
             let seed = self.hasher.seed().wrapping_add(u64::from(i));
@@ -567,11 +586,10 @@ mod tests {
         });
         for (i, &p) in got.iter().enumerate() {
             let i = i as u64;
-            let want = d
-                .lo
-                .wrapping_add(i.wrapping_mul(d.hi))
-                .wrapping_add((i * i * i - i) / 6)
-                % (1 << 40);
+            let want =
+                d.lo.wrapping_add(i.wrapping_mul(d.hi))
+                    .wrapping_add((i * i * i - i) / 6)
+                    % (1 << 40);
             assert_eq!(p, want, "probe {i}");
         }
     }

@@ -80,7 +80,8 @@ fn guava_murmur3_strings() {
             s["murmur3_32"]["asInt"].as_i64().unwrap(),
             "{ctx}: legacy"
         );
-        let differs = s["murmur3_32_legacyDiffersFromBytes"].as_bool().unwrap();
+        let differs =
+            s["murmur3_32_legacyDiffersFromBytes"].as_bool().unwrap();
         assert_eq!(legacy != fixed, differs, "{ctx}");
         legacy_differs += usize::from(differs);
         let fam = Family::Murmur3X86_32GuavaLegacy;
@@ -109,15 +110,19 @@ fn guava_murmur3_primitives_and_bytes() {
         let b = x.to_le_bytes();
         check_128(&i["murmur3_128"], &b, 0, &format!("int {x}"));
         let h = murmur3::x86_32(&b, 0);
-        assert_eq!(i64::from(h as i32), i["murmur3_32_asInt"].as_i64().unwrap());
+        assert_eq!(
+            i64::from(h as i32),
+            i["murmur3_32_asInt"].as_i64().unwrap()
+        );
     }
     let bytes = v["bytes_putBytes"].as_array().unwrap();
     assert_eq!(bytes.len(), 41);
     for b in bytes {
         let len = b["length"].as_u64().unwrap() as usize;
         // Byte j of the length-L input is (31*j + 7*L + 0x5a) & 0xff.
-        let input: Vec<u8> =
-            (0..len).map(|j| ((31 * j + 7 * len + 0x5a) & 0xff) as u8).collect();
+        let input: Vec<u8> = (0..len)
+            .map(|j| ((31 * j + 7 * len + 0x5a) & 0xff) as u8)
+            .collect();
         assert_eq!(hex(&input), b["inputHex"].as_str().unwrap());
         check_128(&b["murmur3_128"], &input, 0, &format!("{len} bytes"));
         assert_eq!(hex32(murmur3::x86_32(&input, 0)), b["murmur3_32_hex"]);

@@ -19,7 +19,9 @@ const REDISBLOOM: &str = include_str!(concat!(
 /// The bytes Guava's funnel wrote for an item of a filters.json case.
 fn guava_bytes(funnel: &str, item: &Value) -> Vec<u8> {
     match funnel {
-        "stringFunnel(UTF_8)" => item.as_str().unwrap().with_bytes(<[u8]>::to_vec),
+        "stringFunnel(UTF_8)" => {
+            item.as_str().unwrap().with_bytes(<[u8]>::to_vec)
+        }
         "longFunnel" => item.as_i64().unwrap().with_bytes(<[u8]>::to_vec),
         "integerFunnel" => {
             (item.as_i64().unwrap() as i32).with_bytes(<[u8]>::to_vec)
@@ -121,7 +123,8 @@ fn redisson_alternates_its_increments() {
     let d = ix.digest(b"redisson");
     let (h1, h2) = (d.lo, d.hi);
     // RedissonBloomFilter.hash(h1, h2, 5, size), written out by hand.
-    let steps = [0, h2, h2.wrapping_add(h1), h2.wrapping_mul(2).wrapping_add(h1)];
+    let steps =
+        [0, h2, h2.wrapping_add(h1), h2.wrapping_mul(2).wrapping_add(h1)];
     let mut want = Vec::new();
     let mut c = h1;
     for i in 0..5u64 {
@@ -169,7 +172,8 @@ fn every_combination_is_in_range_and_spread() {
     for family in Family::all() {
         for strategy in Strategy::all() {
             for reduction in Reduction::all() {
-                let Ok(ix) = Indexer::new(family, 0, strategy, reduction, K, M)
+                let Ok(ix) =
+                    Indexer::new(family, 0, strategy, reduction, K, M)
                 else {
                     continue;
                 };
@@ -208,7 +212,8 @@ fn every_combination_is_in_range_and_spread() {
     for f in &failures {
         let known = f.contains(" redisson ")
             || f.starts_with("hutool-")
-            || ((f.starts_with("fnv1a-64 ") || f.starts_with("java-hashcode "))
+            || ((f.starts_with("fnv1a-64 ")
+                || f.starts_with("java-hashcode "))
                 && f.ends_with(" multiply-shift"));
         assert!(known, "unexpectedly non-uniform: {f}");
     }

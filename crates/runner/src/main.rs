@@ -1,0 +1,78 @@
+/*!
+The `bloomlab` command line: one module per verb in `cmd/`.
+
+`main` parses the arguments with clap, hands them to the verb's `run`, and
+turns any error into one line on stderr and exit code 1 (clap's own usage
+errors exit with 2). Set `RUST_BACKTRACE=1` to see the whole error chain
+with its backtrace.
+*/
+
+mod cmd;
+mod output;
+
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
+
+/// bloomlab: a research toolkit for Bloom filters and their variants.
+#[derive(Debug, Parser)]
+#[command(name = "bloomlab", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Sizing and false-positive rate by every formula.
+    Theory(cmd::theory::Args),
+    /// Hash inputs with a registered hash family.
+    Hash(cmd::hash::Args),
+    /// List hash families, index strategies and range reductions.
+    List(cmd::list::Args),
+}
+
+fn main() {
+    let matches = Cli::command().get_matches();
+    let result = Cli::from_arg_matches(&matches)
+        .map_err(anyhow::Error::from)
+        .and_then(|cli| run(cli, &matches));
+    if let Err(err) = result {
+        if is_broken_pipe(&err) {
+            // `bloomlab list | head` is not an error.
+            std::process::exit(0);
+        }
+        if std::env::var_os("RUST_BACKTRACE").is_some_and(|v| v != "0") {
+            eprintln!("error: {err:?}");
+        } else {
+            eprintln!("error: {err:#}");
+        }
+        std::process::exit(1);
+    }
+}
+
+fn run(cli: Cli, matches: &clap::ArgMatches) -> anyhow::Result<()> {
+    match cli.command {
+        Command::Theory(args) => cmd::theory::run(args),
+        Command::Hash(args) => {
+            let sub = matches.subcommand_matches("hash");
+            cmd::hash::run(args, sub)
+        }
+        Command::List(args) => cmd::list::run(args),
+    }
+}
+
+fn is_broken_pipe(err: &anyhow::Error) -> bool {
+    err.chain().any(|e| {
+        e.downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cli_definition_is_consistent() {
+        Cli::command().debug_assert();
+    }
+}

@@ -1,0 +1,57 @@
+// `bloomlab list`: the registry, by name.
+
+use crate::json_lines;
+
+#[test]
+fn lists_every_family_strategy_and_reduction() {
+    let rows = json_lines(&["list", "--json"]);
+    let names = |kind: &str| -> Vec<String> {
+        rows.iter()
+            .filter(|r| r["kind"] == kind)
+            .map(|r| r["name"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let families = names("hash-family");
+    for f in [
+        "murmur3-x64-128",
+        "murmur3-x86-32",
+        "murmur64a",
+        "xxh64",
+        "xxh3-64",
+        "xxh3-128",
+        "fnv1a-64",
+        "siphash-1-3",
+        "java-hashcode",
+        "hutool-elf",
+        "hutool-js",
+        "hutool-pjw",
+        "hutool-sdbm",
+        "hutool-rs",
+        "hutool-fnv",
+        "hutool-bkdr",
+        "hutool-ap",
+        "hutool-djb",
+        "hutool-dek",
+        "hutool-hf",
+        "hutool-hfip",
+        "hutool-tianl",
+        "hutool-one-by-one",
+        "hutool-bernstein",
+        "hutool-mix",
+    ] {
+        assert!(families.iter().any(|n| n == f), "{f} missing from list");
+    }
+    assert_eq!(
+        names("strategy"),
+        [
+            "guava-mitz32",
+            "guava-mitz64",
+            "double",
+            "enhanced-double",
+            "redisbloom",
+            "redisson",
+            "independent"
+        ]
+    );
+    assert_eq!(names("reduction"), ["modulo", "multiply-shift"]);
+}

@@ -1,0 +1,50 @@
+//! Integration tests of the `bloomlab` binary: one module per verb.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+// `bloomlab hash`: reference values, input order, errors.
+mod hash;
+// `bloomlab list`: the registry, by name.
+mod list;
+// `bloomlab theory`: every key DESIGN.md lists, and errors.
+mod theory;
+
+use assert_cmd::Command;
+use serde_json::Value;
+
+/// The `bloomlab` binary built by cargo for this test run.
+pub(crate) fn bloomlab() -> Command {
+    let mut cmd = Command::cargo_bin("bloomlab").unwrap();
+    // With RUST_BACKTRACE set, errors print their chain and backtrace.
+    cmd.env_remove("RUST_BACKTRACE").env_remove("RUST_LIB_BACKTRACE");
+    cmd
+}
+
+/// Runs `bloomlab ARGS`, expects success, parses each stdout line as JSON.
+pub(crate) fn json_lines(args: &[&str]) -> Vec<Value> {
+    let out = bloomlab().args(args).output().unwrap();
+    assert!(
+        out.status.success(),
+        "bloomlab {args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+/// Runs `bloomlab ARGS`, expects exit code `code` and a one-line error on
+/// stderr that mentions `needle`.
+pub(crate) fn fails_with(args: &[&str], code: i32, needle: &str) {
+    let out = bloomlab().args(args).output().unwrap();
+    assert_eq!(out.status.code(), Some(code), "bloomlab {args:?}");
+    assert!(out.stdout.is_empty(), "no output on failure: {args:?}");
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains(needle), "{args:?}: {err:?} lacks {needle:?}");
+    if code == 1 {
+        // Our own errors are one line; clap's usage errors add usage help.
+        assert_eq!(err.trim_end().lines().count(), 1, "{err:?}");
+        assert!(err.starts_with("error: "), "{err:?}");
+    }
+}
