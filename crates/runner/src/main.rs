@@ -20,6 +20,9 @@ struct Cli {
     command: Command,
 }
 
+// One value per process, parsed once: the size of the largest variant
+// does not matter, and boxing it would only add noise.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Subcommand)]
 enum Command {
     /// Sizing and false-positive rate by every formula.
@@ -28,6 +31,12 @@ enum Command {
     Hash(cmd::hash::Args),
     /// List hash families, index strategies and range reductions.
     List(cmd::list::Args),
+    /// Build a filter from an items file and save it.
+    Build(cmd::build::Args),
+    /// Ask a saved filter about items.
+    Query(cmd::query::Args),
+    /// Describe a saved filter (format detected).
+    Inspect(cmd::inspect::Args),
 }
 
 fn main() {
@@ -57,6 +66,9 @@ fn run(cli: Cli, matches: &clap::ArgMatches) -> anyhow::Result<()> {
             cmd::hash::run(args, sub)
         }
         Command::List(args) => cmd::list::run(args),
+        Command::Build(args) => cmd::build::run(args),
+        Command::Query(args) => cmd::query::run(args),
+        Command::Inspect(args) => cmd::inspect::run(args),
     }
 }
 

@@ -43,3 +43,49 @@ pub(crate) fn table(header: &[&str], rows: &[Vec<String>]) -> Result<()> {
     }
     Ok(())
 }
+
+/// Writes `bytes` to `path` through a temporary file in the same
+/// directory, renamed into place only once complete: a failed or
+/// interrupted write never leaves a truncated file where a good one was.
+pub(crate) fn write_atomically(
+    path: &std::path::Path,
+    bytes: &[u8],
+) -> Result<()> {
+    use anyhow::Context;
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => std::path::PathBuf::from("."),
+    };
+    let name = path
+        .file_name()
+        .with_context(|| format!("{}: not a file name", path.display()))?;
+    let tmp = dir.join(format!(
+        ".{}.tmp-{}",
+        name.to_string_lossy(),
+        std::process::id()
+    ));
+    let result =
+        std::fs::write(&tmp, bytes).and_then(|()| std::fs::rename(&tmp, path));
+    if result.is_err() {
+        // Best effort: the temporary file is ours to remove.
+        let _ = std::fs::remove_file(&tmp);
+    }
+    result.with_context(|| format!("writing {}", path.display()))
+}
+
+/// The lines of an items file, as bytes: split on `\n`, one trailing `\r`
+/// removed (files written on Windows), no extra empty item after a final
+/// newline. Empty lines in between are items (the empty string).
+pub(crate) fn read_lines(path: &std::path::Path) -> Result<Vec<Vec<u8>>> {
+    use anyhow::Context;
+    let data = std::fs::read(path)
+        .with_context(|| format!("reading {}", path.display()))?;
+    let mut lines: Vec<Vec<u8>> = data
+        .split(|&b| b == b'\n')
+        .map(|l| l.strip_suffix(b"\r").unwrap_or(l).to_vec())
+        .collect();
+    if data.ends_with(b"\n") || data.is_empty() {
+        lines.pop();
+    }
+    Ok(lines)
+}

@@ -1,6 +1,10 @@
 //! One module per `bloomlab` verb, each with its clap `Args` and a
 //! `run(args) -> anyhow::Result<()>`.
 
+pub(crate) mod build;
+mod funnel;
 pub(crate) mod hash;
+pub(crate) mod inspect;
 pub(crate) mod list;
+pub(crate) mod query;
 pub(crate) mod theory;

@@ -1,6 +1,8 @@
 //! Integration tests of the `bloomlab` binary: one module per verb.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+// `bloomlab build`, `query`, `inspect`: Guava's bytes, both formats.
+mod filters;
 // `bloomlab hash`: reference values, input order, errors.
 mod hash;
 // `bloomlab list`: the registry, by name.

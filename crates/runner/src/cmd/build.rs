@@ -1,0 +1,228 @@
+//! `bloomlab build`: a filter from an items file, saved in Guava's format
+//! or bloomlab's own.
+
+use std::path::PathBuf;
+
+use anyhow::{Context, Result, bail};
+use bloomlab_hash::{Family, Reduction, Strategy};
+use bloomlab_standard::{Builder, Format, Size, StandardFilter, guava};
+use serde_json::json;
+
+use crate::cmd::funnel;
+use crate::output;
+
+/// Variants this build of `bloomlab build` can make.
+const VARIANTS: &str = "standard, blocked";
+
+#[derive(Debug, clap::Args)]
+pub(crate) struct Args {
+    /// Filter variant: standard or blocked.
+    #[arg(long)]
+    variant: String,
+    /// A preset reproducing another library's filter: guava (variant
+    /// standard: murmur3 x64_128, MITZ_64 or MITZ_32, Guava's sizing).
+    #[arg(long)]
+    preset: Option<String>,
+    /// Output format: guava (Guava's writeTo, Guava-compatible standard
+    /// filters only) or native. Default: guava for --preset guava, else
+    /// native.
+    #[arg(long)]
+    format: Option<String>,
+    /// Index strategy (see `bloomlab list`).
+    #[arg(long)]
+    strategy: Option<String>,
+    /// Hash family (see `bloomlab list`).
+    #[arg(long = "hash")]
+    family: Option<String>,
+    /// Range reduction: modulo or multiply-shift.
+    #[arg(long)]
+    reduction: Option<String>,
+    /// Hash seed.
+    #[arg(long, allow_negative_numbers = true)]
+    seed: Option<i128>,
+    /// Block size in bits of a blocked filter (a power of two >= 64).
+    #[arg(long)]
+    block_bits: Option<u64>,
+    /// How items become bytes: utf8 (default), long, int (decimal) or
+    /// bytes (hex), as Guava's funnels.
+    #[arg(long, default_value = "utf8")]
+    funnel: String,
+    /// Expected number of items (with --p): Guava's sizing.
+    #[arg(long)]
+    n: Option<u64>,
+    /// Target false-positive probability (with --n).
+    #[arg(long)]
+    p: Option<f64>,
+    /// Bits (with --k).
+    #[arg(long)]
+    m: Option<u64>,
+    /// Probes per item (with --m).
+    #[arg(long)]
+    k: Option<u32>,
+    /// The preset's own constructor arguments in its own order
+    /// (guava: expectedInsertions,fpp).
+    #[arg(long, value_delimiter = ',')]
+    preset_args: Vec<String>,
+    /// Items, one per line.
+    #[arg(long)]
+    input: PathBuf,
+    /// Where to save the filter (written to a temporary file, then
+    /// renamed).
+    #[arg(long)]
+    out: PathBuf,
+    /// Print the summary as JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+pub(crate) fn run(args: Args) -> Result<()> {
+    let funnel = funnel::parse(&args.funnel)?;
+    // Read and convert every item before building anything, so a bad
+    // line fails fast and no file is written.
+    let lines = output::read_lines(&args.input)?;
+    let keys = lines
+        .iter()
+        .enumerate()
+        .map(|(i, l)| {
+            funnel::key_bytes(funnel, l).with_context(|| {
+                format!("{} line {}", args.input.display(), i + 1)
+            })
+        })
+        .collect::<Result<Vec<_>>>()?;
+
+    let mut filter = make_filter(&args)?;
+    let mut changed = 0usize;
+    for key in &keys {
+        changed += usize::from(filter.insert_bytes(key));
+    }
+    let format = match (&args.format, args.preset.as_deref()) {
+        (Some(f), _) => Format::from_name(f)?,
+        (None, Some("guava")) => Format::Guava,
+        (None, _) => Format::Native,
+    };
+    let bytes = filter.to_bytes(format)?;
+    output::write_atomically(&args.out, &bytes)?;
+
+    let info = filter.describe(format);
+    if args.json {
+        output::json_line(&json!({
+            "out": args.out.display().to_string(),
+            "format": format.to_string(),
+            "variant": info.variant,
+            "items": keys.len(),
+            "inserts_changing_bits": changed,
+            "m": info.m,
+            "k": info.k,
+            "bits_set": info.bits_set,
+            "bytes": bytes.len(),
+        }))
+    } else {
+        println!(
+            "wrote {} ({} format, {} bytes): {} filter, m = {}, k = {}, \
+             {} items ({} changed bits)",
+            args.out.display(),
+            format,
+            bytes.len(),
+            info.variant,
+            info.m,
+            info.k,
+            keys.len(),
+            changed
+        );
+        Ok(())
+    }
+}
+
+/// The size asked for: `--n/--p`, `--m/--k`, or a preset's arguments.
+fn size(args: &Args) -> Result<Size> {
+    match (args.n, args.p, args.m, args.k) {
+        (Some(n), Some(p), None, None) => Ok(Size::Rate { n, p }),
+        (None, None, Some(m), Some(k)) => Ok(Size::Bits { m, k }),
+        _ => bail!("give either --n N --p P or --m M --k K"),
+    }
+}
+
+fn make_filter(args: &Args) -> Result<StandardFilter> {
+    match args.preset.as_deref() {
+        Some("guava") => return guava_preset(args),
+        Some(other) => bail!(
+            "unknown preset {other:?} for variant {}; this build knows: guava",
+            args.variant
+        ),
+        None => {}
+    }
+    let mut b = Builder::sized(size(args)?);
+    if let Some(f) = &args.family {
+        b = b.family(Family::from_name(f)?);
+    }
+    if let Some(s) = args.seed {
+        b = b.seed(s);
+    }
+    if let Some(s) = &args.strategy {
+        b = b.strategy(Strategy::from_name(s)?);
+    }
+    if let Some(r) = &args.reduction {
+        b = b.reduction(Reduction::from_name(r)?);
+    }
+    if let Some(bits) = args.block_bits {
+        b = b.block_bits(bits);
+    }
+    match args.variant.as_str() {
+        "standard" => Ok(b.build()?.into()),
+        "blocked" => {
+            if args.strategy.is_some() || args.reduction.is_some() {
+                bail!(
+                    "a blocked filter places its bits by its own scheme; \
+                     drop --strategy and --reduction"
+                );
+            }
+            Ok(b.build_blocked()?.into())
+        }
+        other => bail!(
+            "variant {other:?} is not available in this build; \
+             available: {VARIANTS}"
+        ),
+    }
+}
+
+/// `--preset guava`: `BloomFilter.create(funnel, n, p[, strategy])`.
+fn guava_preset(args: &Args) -> Result<StandardFilter> {
+    if args.variant != "standard" {
+        bail!("preset guava is a standard filter; use --variant standard");
+    }
+    if args.family.is_some() || args.reduction.is_some() || args.seed.is_some()
+    {
+        bail!(
+            "preset guava fixes the hash (murmur3-x64-128, seed 0) and the \
+             reduction (modulo); drop --hash, --seed and --reduction"
+        );
+    }
+    let strategy = match &args.strategy {
+        None => Strategy::GuavaMitz64,
+        Some(s) => match Strategy::from_name(s)? {
+            st @ (Strategy::GuavaMitz32 | Strategy::GuavaMitz64) => st,
+            other => bail!(
+                "preset guava takes --strategy guava-mitz64 or guava-mitz32, \
+                 not {other}"
+            ),
+        },
+    };
+    let (n, p) = match (args.preset_args.as_slice(), args.n, args.p) {
+        ([n, p], None, None) => (
+            n.trim().parse::<i64>().with_context(|| {
+                format!("--preset-args: expectedInsertions {n:?}")
+            })?,
+            p.trim()
+                .parse::<f64>()
+                .with_context(|| format!("--preset-args: fpp {p:?}"))?,
+        ),
+        ([], Some(n), Some(p)) => {
+            (i64::try_from(n).context("--n must be below 2^63")?, p)
+        }
+        _ => bail!(
+            "preset guava is sized by --n N --p P or \
+             --preset-args expectedInsertions,fpp"
+        ),
+    };
+    Ok(guava::create(n, p, strategy)?.into())
+}

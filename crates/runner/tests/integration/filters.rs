@@ -1,0 +1,270 @@
+// `bloomlab build`, `query` and `inspect`: Guava's bytes and answers from
+// an items file (testdata/guava/filters.json), both formats, bad input.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+use crate::{bloomlab, fails_with, json_lines};
+
+const GUAVA: &str = include_str!(concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../../testdata/guava/filters.json"
+));
+
+/// A fresh directory for one test.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir()
+        .join(format!("bloomlab-cli-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn case(name: &str) -> Value {
+    let v: Value = serde_json::from_str(GUAVA).unwrap();
+    v["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["name"] == name)
+        .unwrap()
+        .clone()
+}
+
+fn item_text(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+fn write_lines(path: &Path, items: &[Value]) {
+    let text: String = items.iter().map(|i| item_text(i) + "\n").collect();
+    std::fs::write(path, text).unwrap();
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// items file -> `build --preset guava` -> Guava's exact bytes ->
+/// `query` -> Guava's exact answers, for a string and a long filter, and
+/// for both of Guava's strategies.
+#[test]
+fn guava_round_trip_through_the_cli() {
+    for (name, funnel, strategy) in [
+        ("string_item_100_mitz64", "utf8", "guava-mitz64"),
+        ("long_seq_500_mitz32", "long", "guava-mitz32"),
+        ("string_md5_1000_mitz64", "utf8", "guava-mitz64"),
+    ] {
+        let c = case(name);
+        let dir = scratch(name);
+        let items = dir.join("items.txt");
+        write_lines(&items, c["items"].as_array().unwrap());
+        let out = dir.join("filter.guava");
+        let n = c["expectedInsertions"].to_string();
+        let p = c["fpp"].to_string();
+        bloomlab()
+            .args(["build", "--variant", "standard", "--preset", "guava"])
+            .args(["--strategy", strategy, "--funnel", funnel])
+            .args(["--n", &n, "--p", &p])
+            .arg("--input")
+            .arg(&items)
+            .arg("--out")
+            .arg(&out)
+            .assert()
+            .success();
+        let bytes = std::fs::read(&out).unwrap();
+        assert_eq!(
+            hex(&bytes),
+            c["serializedHex"].as_str().unwrap(),
+            "{name}"
+        );
+
+        let probes = c["probes"].as_array().unwrap();
+        let probe_file = dir.join("probes.txt");
+        let probe_items: Vec<Value> =
+            probes.iter().map(|p| p["item"].clone()).collect();
+        write_lines(&probe_file, &probe_items);
+        let answers = json_lines(&[
+            "query",
+            "--filter",
+            out.to_str().unwrap(),
+            "--funnel",
+            funnel,
+            "--input",
+            probe_file.to_str().unwrap(),
+            "--json",
+        ]);
+        assert_eq!(answers.len(), probes.len());
+        for (a, p) in answers.iter().zip(probes) {
+            assert_eq!(a["item"].as_str().unwrap(), item_text(&p["item"]));
+            assert_eq!(
+                a["result"], p["mightContain"],
+                "{name}: {}",
+                p["item"]
+            );
+        }
+
+        let info =
+            &json_lines(&["inspect", out.to_str().unwrap(), "--json"])[0];
+        assert_eq!(info["format"], "guava");
+        assert_eq!(info["strategy"], strategy);
+        assert_eq!(info["m"], c["bitSize"]);
+        assert_eq!(info["bits_set"], c["bitCount"]);
+        assert_eq!(info["estimated_count"], c["approximateElementCount"]);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
+
+/// Plain text output is `item<TAB>true|false`, one line per probe.
+#[test]
+fn query_prints_item_tab_answer() {
+    let dir = scratch("tab");
+    let items = dir.join("items.txt");
+    std::fs::write(&items, "a\nb\nc\n").unwrap();
+    let out = dir.join("f.bin");
+    bloomlab()
+        .args(["build", "--variant", "standard", "--n", "100", "--p", "0.001"])
+        .arg("--input")
+        .arg(&items)
+        .arg("--out")
+        .arg(&out)
+        .assert()
+        .success();
+    let got = bloomlab()
+        .args(["query", "--filter", out.to_str().unwrap(), "a", "b", "zzz"])
+        .output()
+        .unwrap();
+    assert!(got.status.success());
+    let text = String::from_utf8(got.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[..2], ["a\ttrue", "b\ttrue"]);
+    // 100 bits per item at p = 0.001: "zzz" is absent unless a 1-in-1000
+    // false positive; the fixed hash makes the answer deterministic.
+    assert_eq!(lines[2], "zzz\tfalse");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Every layout and format combination that exists round-trips, and
+/// `inspect` says which one it read.
+#[test]
+fn native_format_for_each_layout() {
+    let dir = scratch("native");
+    let items = dir.join("items.txt");
+    let keys: Vec<String> = (0..500).map(|i| format!("key-{i}")).collect();
+    std::fs::write(&items, keys.join("\n")).unwrap();
+    for (variant, extra) in [
+        (
+            "standard",
+            vec!["--hash", "murmur3-x64-128", "--strategy", "double"],
+        ),
+        ("standard", vec!["--reduction", "modulo", "--seed", "7"]),
+        ("blocked", vec!["--block-bits", "256"]),
+    ] {
+        let out = dir.join(format!("{variant}.bin"));
+        bloomlab()
+            .args(["build", "--variant", variant, "--m", "8192", "--k", "5"])
+            .args(&extra)
+            .arg("--input")
+            .arg(&items)
+            .arg("--out")
+            .arg(&out)
+            .assert()
+            .success();
+        let info =
+            &json_lines(&["inspect", out.to_str().unwrap(), "--json"])[0];
+        assert_eq!(info["format"], "native");
+        assert_eq!(info["variant"], variant);
+        assert_eq!(
+            (info["m"].as_u64(), info["k"].as_u64()),
+            (Some(8192), Some(5))
+        );
+        let answers = json_lines(&[
+            "query",
+            "--filter",
+            out.to_str().unwrap(),
+            "--input",
+            items.to_str().unwrap(),
+            "--json",
+        ]);
+        assert_eq!(answers.len(), 500);
+        assert!(answers.iter().all(|a| a["result"] == true), "{variant}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Bad input: one clear line, exit 1, and an existing output untouched.
+#[test]
+fn bad_input_never_clobbers_a_good_file() {
+    let dir = scratch("bad");
+    let items = dir.join("items.txt");
+    std::fs::write(&items, "1\n2\nnot-a-number\n").unwrap();
+    let out = dir.join("keep.bin");
+    std::fs::write(&out, b"precious").unwrap();
+    let build = |extra: &[&str]| {
+        let mut args = vec!["build", "--variant", "standard"];
+        args.extend_from_slice(extra);
+        args.extend_from_slice(&[
+            "--input",
+            items.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        args.iter().map(|s| s.to_string()).collect::<Vec<_>>()
+    };
+    let cases: Vec<(Vec<&str>, &str)> = vec![
+        (vec!["--funnel", "long", "--n", "10", "--p", "0.1"], "line 3"),
+        (vec!["--n", "10", "--p", "1.5"], "p = 1.5"),
+        (vec!["--n", "10"], "give either"),
+        (
+            vec!["--m", "100", "--k", "3", "--hash", "md5"],
+            "unknown hash family",
+        ),
+        (
+            vec!["--preset", "redis", "--n", "10", "--p", "0.1"],
+            "unknown preset",
+        ),
+        (
+            vec![
+                "--preset", "guava", "--n", "10", "--p", "0.1", "--hash",
+                "xxh64",
+            ],
+            "drop --hash",
+        ),
+        (vec!["--format", "guava", "--n", "10", "--p", "0.1"], "Guava"),
+    ];
+    for (extra, needle) in cases {
+        let args = build(&extra);
+        let refs: Vec<&str> = args.iter().map(String::as_str).collect();
+        fails_with(&refs, 1, needle);
+        assert_eq!(std::fs::read(&out).unwrap(), b"precious", "{extra:?}");
+    }
+    // A file that is not a filter, and a truncated one.
+    fails_with(&["inspect", items.to_str().unwrap()], 1, "not a Bloom filter");
+    std::fs::write(&items, "a\n").unwrap();
+    let good = dir.join("good.bin");
+    bloomlab()
+        .args(["build", "--variant", "standard", "--n", "10", "--p", "0.1"])
+        .args([
+            "--input",
+            items.to_str().unwrap(),
+            "--out",
+            good.to_str().unwrap(),
+        ])
+        .assert()
+        .success();
+    let bytes = std::fs::read(&good).unwrap();
+    let cut = dir.join("cut.bin");
+    std::fs::write(&cut, &bytes[..bytes.len() - 3]).unwrap();
+    let out =
+        bloomlab().args(["inspect", cut.to_str().unwrap()]).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    fails_with(
+        &["query", "--filter", "/nonexistent/f.bin", "x"],
+        1,
+        "reading",
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

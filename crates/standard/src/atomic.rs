@@ -1,0 +1,226 @@
+//! The classic filter with lock-free inserts through `&self`.
+
+use bloomlab_core::{AtomicBitArray, Filter, theory};
+use bloomlab_hash::{Digest, Funnel};
+
+use crate::classic::BATCH;
+use crate::config::Probes;
+use crate::{BloomFilter, Config, Result};
+
+/// A [`BloomFilter`] that many threads can fill at once: inserts take
+/// `&self` and set bits with atomic `fetch_or` (relaxed ordering), like
+/// Guava's `LockFreeBitArray`. Same hashing, same bits: converting to a
+/// [`BloomFilter`] gives exactly the filter a sequential build of the same
+/// keys gives, whatever the interleaving.
+///
+/// ```
+/// use bloomlab_standard::AtomicBloomFilter;
+///
+/// let f = AtomicBloomFilter::new(10_000, 0.01)?;
+/// std::thread::scope(|s| {
+///     s.spawn(|| for i in 0..500u64 { f.insert(&i); });
+///     s.spawn(|| for i in 500..1000u64 { f.insert(&i); });
+/// });
+/// assert!((0..1000u64).all(|i| f.contains(&i)));
+/// let plain = f.into_bloom_filter();
+/// assert!(plain.contains(&999u64));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, Clone)]
+pub struct AtomicBloomFilter {
+    bits: AtomicBitArray,
+    probes: Probes,
+}
+
+impl AtomicBloomFilter {
+    /// A filter for `n` items at rate `p` (Guava's sizing), default
+    /// [`Config`].
+    pub fn new(n: u64, p: f64) -> Result<AtomicBloomFilter> {
+        Ok(BloomFilter::new(n, p)?.into())
+    }
+
+    /// A filter of `m` bits and `k` probes with the given configuration.
+    pub fn with_config(
+        config: Config,
+        m: u64,
+        k: u32,
+    ) -> Result<AtomicBloomFilter> {
+        Ok(BloomFilter::with_config(config, m, k)?.into())
+    }
+
+    /// The hashing configuration.
+    pub fn config(&self) -> Config {
+        self.probes.config()
+    }
+
+    /// Number of bits, `m`.
+    pub fn bits(&self) -> u64 {
+        self.probes.m()
+    }
+
+    /// Probes per key, `k`.
+    pub fn hash_count(&self) -> u32 {
+        self.probes.k()
+    }
+
+    /// Inserts a typed key; returns whether this call changed a bit.
+    #[inline]
+    pub fn insert<T: Funnel + ?Sized>(&self, key: &T) -> bool {
+        key.with_bytes(|b| self.insert_bytes(b))
+    }
+
+    /// Whether a typed key may have been inserted.
+    #[inline]
+    pub fn contains<T: Funnel + ?Sized>(&self, key: &T) -> bool {
+        key.with_bytes(|b| self.contains_bytes(b))
+    }
+
+    /// Inserts a key given as bytes.
+    #[inline]
+    pub fn insert_bytes(&self, key: &[u8]) -> bool {
+        let mut changed = false;
+        self.probes.all(key, |i| {
+            changed |= self.bits.set(i);
+            true
+        });
+        changed
+    }
+
+    /// Whether a key given as bytes may have been inserted.
+    #[inline]
+    pub fn contains_bytes(&self, key: &[u8]) -> bool {
+        self.probes.all(key, |i| self.bits.get(i))
+    }
+
+    /// Inserts many keys, hashing a batch ahead of setting its bits;
+    /// returns how many inserts changed a bit.
+    pub fn insert_many<T: Funnel>(&self, keys: &[T]) -> usize {
+        if !self.probes.digest_only() {
+            return keys.iter().filter(|k| self.insert(*k)).count();
+        }
+        let mut count = 0;
+        let mut ds = [Digest::default(); BATCH];
+        for chunk in keys.chunks(BATCH) {
+            for (d, key) in ds.iter_mut().zip(chunk) {
+                *d = key.with_bytes(|b| self.probes.digest(b));
+            }
+            for &d in &ds[..chunk.len()] {
+                let mut changed = false;
+                self.probes.all_of_digest(d, |i| {
+                    changed |= self.bits.set(i);
+                    true
+                });
+                count += usize::from(changed);
+            }
+        }
+        count
+    }
+
+    /// Number of bits set (a snapshot while other threads insert).
+    pub fn bit_count(&self) -> u64 {
+        self.bits.count_ones()
+    }
+
+    /// Guava's `expectedFpp()` of the current fill.
+    pub fn expected_fpp(&self) -> f64 {
+        theory::guava_expected_fpp(
+            self.bit_count(),
+            self.bits(),
+            self.hash_count(),
+        )
+    }
+
+    /// Guava's `approximateElementCount()` of the current fill.
+    pub fn approximate_element_count(&self) -> i64 {
+        theory::guava_approximate_element_count(
+            self.bit_count(),
+            self.bits(),
+            self.hash_count(),
+        )
+    }
+
+    /// A plain filter with the bits set so far.
+    pub fn to_bloom_filter(&self) -> BloomFilter {
+        BloomFilter::from_raw(self.bits.to_bit_array(), self.probes)
+    }
+
+    /// Converts into a plain filter.
+    pub fn into_bloom_filter(self) -> BloomFilter {
+        self.to_bloom_filter()
+    }
+
+    /// Adds every key of `other` (word-wise atomic OR), after the same
+    /// compatibility check as [`BloomFilter::union`].
+    pub fn union(&self, other: &BloomFilter) -> Result<()> {
+        crate::classic::check_compatible(&self.probes, other.probes())?;
+        self.bits.union_with(other.bit_array())?;
+        Ok(())
+    }
+
+    /// Clears every bit.
+    pub fn clear(&mut self) {
+        self.bits.clear();
+    }
+}
+
+impl From<BloomFilter> for AtomicBloomFilter {
+    fn from(f: BloomFilter) -> AtomicBloomFilter {
+        let probes = *f.probes();
+        AtomicBloomFilter {
+            bits: AtomicBitArray::from(f.into_bit_array()),
+            probes,
+        }
+    }
+}
+
+impl From<AtomicBloomFilter> for BloomFilter {
+    fn from(f: AtomicBloomFilter) -> BloomFilter {
+        f.into_bloom_filter()
+    }
+}
+
+impl Filter for AtomicBloomFilter {
+    fn variant(&self) -> &'static str {
+        "standard-atomic"
+    }
+
+    fn insert_bytes(&mut self, key: &[u8]) -> bool {
+        AtomicBloomFilter::insert_bytes(self, key)
+    }
+
+    fn contains_bytes(&self, key: &[u8]) -> bool {
+        AtomicBloomFilter::contains_bytes(self, key)
+    }
+
+    fn bits(&self) -> u64 {
+        AtomicBloomFilter::bits(self)
+    }
+
+    fn hash_count(&self) -> u32 {
+        AtomicBloomFilter::hash_count(self)
+    }
+
+    fn bits_set(&self) -> u64 {
+        self.bit_count()
+    }
+
+    fn estimated_count(&self) -> f64 {
+        theory::estimate_count(
+            self.bits(),
+            self.hash_count(),
+            self.bit_count(),
+        )
+    }
+
+    fn expected_fpp(&self) -> f64 {
+        AtomicBloomFilter::expected_fpp(self)
+    }
+
+    fn bytes_of_memory(&self) -> usize {
+        self.bits.bytes_of_memory()
+    }
+
+    fn insert_u64_batch(&mut self, keys: &[u64]) -> usize {
+        self.insert_many(keys)
+    }
+}

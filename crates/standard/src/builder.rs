@@ -1,0 +1,160 @@
+//! One builder for the three layouts.
+
+use bloomlab_core::sizing::GuavaSizing;
+use bloomlab_hash::{Family, Reduction, Strategy};
+
+use crate::blocked::DEFAULT_BLOCK_BITS;
+use crate::{
+    AtomicBloomFilter, BlockedBloomFilter, BloomFilter, Config, Error, Result,
+};
+
+/// How a filter is sized.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Size {
+    /// `n` expected items at false-positive rate `p`, sized exactly as
+    /// Guava's `BloomFilter.create(funnel, n, p)` (bits rounded up to
+    /// whole 64-bit words; `n = 0` is treated as 1).
+    Rate {
+        /// Expected number of distinct items.
+        n: u64,
+        /// Target false-positive rate, in (0, 1).
+        p: f64,
+    },
+    /// `m` bits and `k` probes per key, as given.
+    Bits {
+        /// Number of bits.
+        m: u64,
+        /// Probes per key.
+        k: u32,
+    },
+}
+
+impl Size {
+    /// `(m, k)` of this size.
+    pub fn resolve(self) -> Result<(u64, u32)> {
+        match self {
+            Size::Rate { n, p } => {
+                let n = i64::try_from(n).map_err(|_| {
+                    Error::invalid("n", n, "must be below 2^63")
+                })?;
+                let s = GuavaSizing::new(n, p)?;
+                Ok((s.bit_size, s.hash_functions))
+            }
+            Size::Bits { m, k } => {
+                if m == 0 {
+                    return Err(Error::invalid("m", m, "must be at least 1"));
+                }
+                if k == 0 {
+                    return Err(Error::invalid("k", k, "must be at least 1"));
+                }
+                Ok((m, k))
+            }
+        }
+    }
+}
+
+/// Builds a [`BloomFilter`], [`AtomicBloomFilter`] or
+/// [`BlockedBloomFilter`] from a [`Config`] and a [`Size`].
+///
+/// ```
+/// use bloomlab_standard::Builder;
+/// use bloomlab_hash::{Family, Strategy};
+///
+/// let mut f = Builder::rate(10_000, 0.01)
+///     .family(Family::Murmur3X64_128)
+///     .strategy(Strategy::Double)
+///     .build()?;
+/// f.insert("hello");
+/// assert!(f.contains("hello"));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Builder {
+    config: Config,
+    size: Size,
+    block_bits: u64,
+}
+
+impl Builder {
+    /// A builder for `n` items at false-positive rate `p` (Guava's sizing).
+    pub fn rate(n: u64, p: f64) -> Builder {
+        Builder::sized(Size::Rate { n, p })
+    }
+
+    /// A builder for `m` bits and `k` probes.
+    pub fn bits(m: u64, k: u32) -> Builder {
+        Builder::sized(Size::Bits { m, k })
+    }
+
+    /// A builder for the given size, with the default configuration.
+    pub fn sized(size: Size) -> Builder {
+        Builder {
+            config: Config::default(),
+            size,
+            block_bits: DEFAULT_BLOCK_BITS,
+        }
+    }
+
+    /// Replaces the whole configuration.
+    pub fn config(mut self, config: Config) -> Builder {
+        self.config = config;
+        self
+    }
+
+    /// Sets the hash family.
+    pub fn family(mut self, family: Family) -> Builder {
+        self.config.family = family;
+        self
+    }
+
+    /// Sets the seed.
+    pub fn seed(mut self, seed: i128) -> Builder {
+        self.config.seed = seed;
+        self
+    }
+
+    /// Sets the index strategy (classic layouts only).
+    pub fn strategy(mut self, strategy: Strategy) -> Builder {
+        self.config.strategy = strategy;
+        self
+    }
+
+    /// Sets the range reduction (classic layouts only).
+    pub fn reduction(mut self, reduction: Reduction) -> Builder {
+        self.config.reduction = reduction;
+        self
+    }
+
+    /// Sets the block size of a blocked filter (a power of two, at least
+    /// 64; default 512).
+    pub fn block_bits(mut self, block_bits: u64) -> Builder {
+        self.block_bits = block_bits;
+        self
+    }
+
+    /// Builds the classic filter.
+    pub fn build(self) -> Result<BloomFilter> {
+        let (m, k) = self.size.resolve()?;
+        BloomFilter::with_config(self.config, m, k)
+    }
+
+    /// Builds the concurrent classic filter.
+    pub fn build_atomic(self) -> Result<AtomicBloomFilter> {
+        Ok(AtomicBloomFilter::from(self.build()?))
+    }
+
+    /// Builds the cache-blocked filter. With [`Size::Rate`], `m` is
+    /// Guava's rounded up to whole blocks and `k` is Guava's; the blocked
+    /// layout then has a somewhat higher false-positive rate than the
+    /// classic one (see [`BlockedBloomFilter`]).
+    pub fn build_blocked(self) -> Result<BlockedBloomFilter> {
+        let (m, k) = self.size.resolve()?;
+        BlockedBloomFilter::with_config(
+            self.config.family,
+            self.config.seed,
+            m,
+            k,
+            self.block_bits,
+        )
+    }
+}

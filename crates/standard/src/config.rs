@@ -1,0 +1,239 @@
+//! Configuration shared by the three layouts, and the probe engine that
+//! turns a key into bit positions with one `match` per key.
+
+use bloomlab_hash::strategy::mix64;
+use bloomlab_hash::{Digest, Family, Hasher, Indexer, Reduction, Strategy};
+
+use crate::Result;
+
+/// How keys become bit positions: hash family, seed, index strategy and
+/// range reduction.
+///
+/// The default is `xxh3-64`, seed 0, `enhanced-double`, `multiply-shift`:
+/// the fastest combination measured (`benches/benches/standard.rs`) whose
+/// false-positive rate matches the exact formula (enhanced double hashing
+/// avoids the excess of plain double hashing on small filters, see
+/// `THEORY.md` §5, at the cost of one addition per probe).
+///
+/// ```
+/// use bloomlab_standard::Config;
+/// use bloomlab_hash::{Family, Reduction, Strategy};
+///
+/// let c = Config::default();
+/// assert_eq!(c.family, Family::Xxh3_64);
+/// assert_eq!(c.strategy, Strategy::EnhancedDouble);
+/// assert_eq!(c.reduction, Reduction::MultiplyShift);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Config {
+    /// The hash family.
+    pub family: Family,
+    /// The seed, as the family takes it (see [`Family::check_seed`]).
+    pub seed: i128,
+    /// The index strategy.
+    pub strategy: Strategy,
+    /// The range reduction.
+    pub reduction: Reduction,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            family: Family::Xxh3_64,
+            seed: 0,
+            strategy: Strategy::EnhancedDouble,
+            reduction: Reduction::MultiplyShift,
+        }
+    }
+}
+
+impl Config {
+    /// Guava's filter: `murmur3-x64-128`, seed 0, the given strategy
+    /// (`guava-mitz64` is Guava's default), modulo reduction.
+    pub fn guava(strategy: Strategy) -> Config {
+        Config {
+            family: Family::Murmur3X64_128,
+            seed: 0,
+            strategy,
+            reduction: Reduction::Modulo,
+        }
+    }
+
+    /// Sets the hash family.
+    pub fn with_family(mut self, family: Family) -> Config {
+        self.family = family;
+        self
+    }
+
+    /// Sets the seed.
+    pub fn with_seed(mut self, seed: i128) -> Config {
+        self.seed = seed;
+        self
+    }
+
+    /// Sets the index strategy.
+    pub fn with_strategy(mut self, strategy: Strategy) -> Config {
+        self.strategy = strategy;
+        self
+    }
+
+    /// Sets the range reduction.
+    pub fn with_reduction(mut self, reduction: Reduction) -> Config {
+        self.reduction = reduction;
+        self
+    }
+}
+
+/// The specialised probe loops. Chosen once at construction, matched
+/// once per key; each arm is a monomorphic loop.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    /// xxh3-64 + enhanced double + multiply-shift (the default).
+    Xxh3EnhancedMs,
+    /// xxh3-64 + double + multiply-shift.
+    Xxh3DoubleMs,
+    /// murmur3-x64-128 + Guava MITZ_64 (Guava's default).
+    Mitz64,
+    /// Any other combination whose positions follow from one digest.
+    Digest,
+    /// Strategies that hash more than once (`redisbloom`, `independent`).
+    Keyed,
+}
+
+/// An [`Indexer`] with fast paths: the same positions, bit for bit, with
+/// the common configurations inlined.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Probes {
+    indexer: Indexer,
+    kind: Kind,
+    seed: u64,
+    k: u32,
+    m: u64,
+}
+
+impl Probes {
+    pub(crate) fn new(config: &Config, k: u32, m: u64) -> Result<Probes> {
+        let hasher = Hasher::new(config.family, config.seed)?;
+        let indexer = Indexer::with_hasher(
+            hasher,
+            config.strategy,
+            config.reduction,
+            k,
+            m,
+        )?;
+        let ms = config.reduction == Reduction::MultiplyShift;
+        let kind = match (config.family, config.strategy) {
+            (Family::Xxh3_64, Strategy::EnhancedDouble) if ms => {
+                Kind::Xxh3EnhancedMs
+            }
+            (Family::Xxh3_64, Strategy::Double) if ms => Kind::Xxh3DoubleMs,
+            (Family::Murmur3X64_128, Strategy::GuavaMitz64) => Kind::Mitz64,
+            (_, s) if s.digest_only() => Kind::Digest,
+            _ => Kind::Keyed,
+        };
+        Ok(Probes { indexer, kind, seed: hasher.seed(), k, m })
+    }
+
+    pub(crate) fn k(&self) -> u32 {
+        self.k
+    }
+
+    pub(crate) fn m(&self) -> u64 {
+        self.m
+    }
+
+    pub(crate) fn config(&self) -> Config {
+        let h = self.indexer.hasher();
+        Config {
+            family: h.family(),
+            seed: i128::from(h.seed()),
+            strategy: self.indexer.strategy(),
+            reduction: self.indexer.reduction(),
+        }
+    }
+
+    /// Whether a batch can be hashed first and probed second.
+    #[inline]
+    pub(crate) fn digest_only(&self) -> bool {
+        self.kind != Kind::Keyed
+    }
+
+    /// The key's digest (for [`Probes::all_of_digest`]).
+    #[inline(always)]
+    pub(crate) fn digest(&self, key: &[u8]) -> Digest {
+        match self.kind {
+            Kind::Xxh3EnhancedMs | Kind::Xxh3DoubleMs => Digest {
+                lo: xxhash_rust::xxh3::xxh3_64_with_seed(key, self.seed),
+                hi: 0,
+            },
+            Kind::Mitz64 => {
+                let (lo, hi) = bloomlab_hash::murmur3::x64_128(
+                    key,
+                    self.seed as u32 as i32,
+                );
+                Digest { lo, hi }
+            }
+            Kind::Digest | Kind::Keyed => self.indexer.digest(key),
+        }
+    }
+
+    /// Calls `f` with each position of the key until it returns false;
+    /// returns whether every call returned true.
+    #[inline(always)]
+    pub(crate) fn all(&self, key: &[u8], f: impl FnMut(u64) -> bool) -> bool {
+        if self.kind == Kind::Keyed {
+            return self.indexer.all_indices(key, f);
+        }
+        self.all_of_digest(self.digest(key), f)
+    }
+
+    /// As [`Probes::all`], from [`Probes::digest`]'s value (not for
+    /// `Kind::Keyed`, where it falls back to the indexer's documented
+    /// approximation; callers check [`Probes::digest_only`]).
+    #[inline(always)]
+    pub(crate) fn all_of_digest(
+        &self,
+        d: Digest,
+        mut f: impl FnMut(u64) -> bool,
+    ) -> bool {
+        let (k, m) = (self.k, self.m);
+        match self.kind {
+            Kind::Xxh3EnhancedMs => {
+                let mut x = d.lo;
+                let mut y = mix64(d.lo);
+                for i in 0..k {
+                    if !f(((u128::from(x) * u128::from(m)) >> 64) as u64) {
+                        return false;
+                    }
+                    x = x.wrapping_add(y);
+                    y = y.wrapping_add(u64::from(i) + 1);
+                }
+                true
+            }
+            Kind::Xxh3DoubleMs => {
+                let mut x = d.lo;
+                let y = mix64(d.lo);
+                for _ in 0..k {
+                    if !f(((u128::from(x) * u128::from(m)) >> 64) as u64) {
+                        return false;
+                    }
+                    x = x.wrapping_add(y);
+                }
+                true
+            }
+            Kind::Mitz64 => {
+                let mut c = d.lo;
+                for _ in 0..k {
+                    if !f((c & i64::MAX as u64) % m) {
+                        return false;
+                    }
+                    c = c.wrapping_add(d.hi);
+                }
+                true
+            }
+            Kind::Digest | Kind::Keyed => {
+                self.indexer.all_indices_of_digest(d, f)
+            }
+        }
+    }
+}

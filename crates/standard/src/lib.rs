@@ -1,0 +1,96 @@
+/*!
+Classic and cache-blocked Bloom filters: Guava-exact where interop
+matters, fast where it does not.
+
+* [`BloomFilter`]: the classic filter over one bit array, configured by
+  hash family, index strategy and range reduction ([`Config`]; default
+  `xxh3-64`, enhanced double hashing, multiply-shift), sized from `(n, p)`
+  exactly as Guava sizes it or from `(m, k)`. Batch methods
+  ([`BloomFilter::insert_many`], [`BloomFilter::contains_many`]) hash a
+  batch of keys before probing, so their cache misses overlap.
+* [`AtomicBloomFilter`]: the same filter with lock-free inserts through
+  `&self`, for many threads filling one filter.
+* [`BlockedBloomFilter`]: the cache-blocked layout of Putze, Sanders and
+  Singler (2007): all `k` bits of a key in one block of 512 bits (or any
+  power of two from 64), one cache miss per operation.
+* [`guava`]: Guava's `BloomFilter` bit for bit, and its `writeTo` /
+  `readFrom` byte for byte, including filters of more than 2^31 bits.
+* [`read_any`] and [`StandardFilter`]: bloomlab's own file format for
+  every layout (`FORMAT.md`), format detection, and what `inspect` shows.
+
+# Example
+
+```
+use bloomlab_standard::{BloomFilter, guava};
+use bloomlab_hash::Strategy;
+
+// A fast filter for a million keys at 1%.
+let mut f = BloomFilter::new(1_000_000, 0.01)?;
+f.insert_many(&[1u64, 2, 3]);
+assert!(f.contains(&2u64));
+
+// Guava's BloomFilter.create(stringFunnel(UTF_8), 1000, 0.03), saved as
+// Guava's writeTo would save it.
+let mut g = guava::create(1000, 0.03, Strategy::GuavaMitz64)?;
+assert!(g.insert("user0@example.com"));
+let bytes = guava::to_guava_bytes(&g)?;
+assert_eq!(&bytes[..6], &[1, 5, 0, 0, 0, 115]);
+assert_eq!(guava::read_guava(&bytes)?, g);
+# Ok::<(), Box<dyn std::error::Error>>(())
+```
+
+# Choosing a filter
+
+* Need Guava's bits or files: [`guava::create`], [`guava::read_guava`].
+* Otherwise, for the lowest false-positive rate per bit: [`BloomFilter`]
+  (one cache miss per probe on filters larger than the cache; use the
+  batch methods there).
+* For the fastest single-key operations on large filters:
+  [`BlockedBloomFilter`], at a false-positive rate about 1.1–1.2× the
+  classic filter's at 10 bits per key.
+* Many threads inserting: [`AtomicBloomFilter`], then
+  [`AtomicBloomFilter::into_bloom_filter`].
+
+Every filter implements [`bloomlab_core::Filter`], the trait the
+experiment runner drives.
+
+# Untrusted input
+
+Readers ([`read_any`], [`guava::read_guava`], [`read_native`]) never
+panic and never allocate more than the input's length justifies: a
+truncated file, an unknown strategy or variant, a zero or absurd word
+count, trailing bytes or a bad checksum are [`Error`]s.
+
+# Other crates
+
+* `bloomlab-hash`: funnels, hash families and index strategies.
+* `bloomlab-core`: bit arrays, sizing, theory formulas and statistics.
+* `bloomlab-counting`, `bloomlab-partitioned`, `bloomlab-scalable`: the
+  other variants; `bloomlab-runner` runs experiments over all of them.
+*/
+#![deny(missing_docs)]
+#![forbid(unsafe_code)]
+
+mod atomic;
+mod blocked;
+mod builder;
+mod classic;
+mod config;
+mod error;
+pub mod framing;
+pub mod guava;
+mod native;
+
+pub use atomic::AtomicBloomFilter;
+pub use blocked::{
+    BLOCK_SCHEME, BlockedBloomFilter, DEFAULT_BLOCK_BITS, MAX_BLOCK_BITS,
+    MAX_BLOCKED_K,
+};
+pub use builder::{Builder, Size};
+pub use classic::BloomFilter;
+pub use config::Config;
+pub use error::{Error, Result};
+pub use native::{
+    Format, Info, Loaded, MAGIC, StandardFilter, VERSION, read_any,
+    read_native, write_native,
+};

@@ -1,0 +1,78 @@
+//! Empirical false-positive rates at n = 1e6 against the formulas.
+//!
+//! Tolerance: the test computes the Clopper–Pearson 99.9% interval of the
+//! observed false-positive count among Q = 1e6 non-member queries and
+//! requires the formula's value inside it. The interval only covers the
+//! query noise of one filter; the filter-to-filter variation of the
+//! conditional rate (X/m)^k is negligible here: sd(X)/E[X] ≈ 3e-4 at
+//! m ≈ 1e7, so k·3e-4 ≈ 0.3% relative, against interval half-widths of
+//! 3.3% (p = 1%, ~1e4 hits) and 10% (p = 0.1%, ~1e3 hits).
+
+use bloomlab_core::Filter;
+use bloomlab_core::stats::clopper_pearson;
+use bloomlab_core::theory::{BlockInner, fpr_blocked, fpr_exact};
+use bloomlab_standard::{BlockedBloomFilter, BloomFilter};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+const N: u64 = 1_000_000;
+const QUERIES: usize = 1_000_000;
+
+/// Members have the top bit clear, queries set: disjoint by construction.
+fn keys(seed: u64) -> (Vec<u64>, Vec<u64>) {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let members = (0..N).map(|_| rng.random::<u64>() >> 1).collect();
+    let queries =
+        (0..QUERIES).map(|_| rng.random::<u64>() | 1 << 63).collect();
+    (members, queries)
+}
+
+fn measure(f: &mut dyn Filter, seed: u64) -> u64 {
+    let (members, queries) = keys(seed);
+    f.insert_u64_batch(&members);
+    let mut out = vec![false; QUERIES];
+    f.contains_u64_batch(&members[..10_000], &mut out[..10_000]);
+    assert!(out[..10_000].iter().all(|&x| x), "false negative");
+    f.contains_u64_batch(&queries, &mut out);
+    out.iter().filter(|&&x| x).count() as u64
+}
+
+fn check(name: &str, hits: u64, formula: f64) {
+    let ci = clopper_pearson(hits, QUERIES as u64, 0.999).unwrap();
+    let rate = hits as f64 / QUERIES as f64;
+    eprintln!("{name}: measured {rate:.6}, formula {formula:.6}");
+    assert!(
+        ci.contains(formula),
+        "{name}: measured {rate:.6} (99.9% CI [{:.6}, {:.6}]), formula \
+         {formula:.6}",
+        ci.lo,
+        ci.hi
+    );
+}
+
+#[test]
+fn classic_matches_the_exact_formula() {
+    for (p, seed) in [(0.01, 1), (0.001, 2)] {
+        let mut f = BloomFilter::new(N, p).unwrap();
+        let hits = measure(&mut f, seed);
+        let exact = fpr_exact(f.bits(), N, f.hash_count()).unwrap().value;
+        check(&format!("classic p={p}"), hits, exact);
+    }
+}
+
+#[test]
+fn blocked_matches_the_blocked_formula() {
+    for (p, seed) in [(0.01, 3), (0.001, 4)] {
+        let mut f = BlockedBloomFilter::new(N, p).unwrap();
+        let hits = measure(&mut f, seed);
+        let formula = fpr_blocked(
+            f.bits(),
+            N,
+            f.hash_count(),
+            f.block_bits(),
+            BlockInner::Exact,
+        )
+        .unwrap();
+        check(&format!("blocked p={p}"), hits, formula);
+    }
+}
