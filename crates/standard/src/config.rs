@@ -163,7 +163,12 @@ impl Probes {
     pub(crate) fn digest(&self, key: &[u8]) -> Digest {
         match self.kind {
             Kind::Xxh3EnhancedMs | Kind::Xxh3DoubleMs => Digest {
-                lo: xxhash_rust::xxh3::xxh3_64_with_seed(key, self.seed),
+                // Seed 0 is the same function with the seed folded away.
+                lo: if self.seed == 0 {
+                    xxhash_rust::xxh3::xxh3_64(key)
+                } else {
+                    xxhash_rust::xxh3::xxh3_64_with_seed(key, self.seed)
+                },
                 hi: 0,
             },
             Kind::Mitz64 => {
@@ -174,6 +179,20 @@ impl Probes {
                 Digest { lo, hi }
             }
             Kind::Digest | Kind::Keyed => self.indexer.digest(key),
+        }
+    }
+
+    /// For the multiply-shift double-hashing fast paths (the default
+    /// configuration and `xxh3-64` + `double`): the start `(x, y)` of the
+    /// walk and whether it is enhanced (`y += i + 1` after probe `i`). The
+    /// positions are `(x · m) >> 64` along the walk, as
+    /// [`Probes::all_of_digest`] gives them.
+    #[inline(always)]
+    pub(crate) fn ms_walk(&self, d: Digest) -> Option<(u64, u64, bool)> {
+        match self.kind {
+            Kind::Xxh3EnhancedMs => Some((d.lo, mix64(d.lo), true)),
+            Kind::Xxh3DoubleMs => Some((d.lo, mix64(d.lo), false)),
+            _ => None,
         }
     }
 

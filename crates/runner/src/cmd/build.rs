@@ -5,22 +5,28 @@ use std::path::PathBuf;
 
 use anyhow::{Context, Result, bail};
 use bloomlab_hash::{Family, Reduction, Strategy};
+use bloomlab_partitioned::{
+    AnyPartitioned, Config as PartitionedConfig, PartitionedBloomFilter,
+};
 use bloomlab_standard::{Builder, Format, Size, StandardFilter, guava};
 use serde_json::json;
 
+use crate::cmd::anyfilter::AnyFilter;
 use crate::cmd::funnel;
 use crate::output;
 
 /// Variants this build of `bloomlab build` can make.
-const VARIANTS: &str = "standard, blocked";
+const VARIANTS: &str = "standard, blocked, partitioned";
 
 #[derive(Debug, clap::Args)]
 pub(crate) struct Args {
-    /// Filter variant: standard or blocked.
+    /// Filter variant: standard, blocked or partitioned.
     #[arg(long)]
     variant: String,
     /// A preset reproducing another library's filter: guava (variant
-    /// standard: murmur3 x64_128, MITZ_64 or MITZ_32, Guava's sizing).
+    /// standard: murmur3 x64_128, MITZ_64 or MITZ_32, Guava's sizing),
+    /// hutool-bitmap or hutool-bitset (variant partitioned: hutool's
+    /// BitMapBloomFilter and BitSetBloomFilter, bit for bit).
     #[arg(long)]
     preset: Option<String>,
     /// Output format: guava (Guava's writeTo, Guava-compatible standard
@@ -60,7 +66,8 @@ pub(crate) struct Args {
     #[arg(long)]
     k: Option<u32>,
     /// The preset's own constructor arguments in its own order
-    /// (guava: expectedInsertions,fpp).
+    /// (guava: expectedInsertions,fpp; hutool-bitmap: m; hutool-bitset:
+    /// c,n,k).
     #[arg(long, value_delimiter = ',')]
     preset_args: Vec<String>,
     /// Items, one per line.
@@ -91,29 +98,31 @@ pub(crate) fn run(args: Args) -> Result<()> {
         .collect::<Result<Vec<_>>>()?;
 
     let mut filter = make_filter(&args)?;
-    let mut changed = 0usize;
-    for key in &keys {
-        changed += usize::from(filter.insert_bytes(key));
+    if let Some(f) = &args.format {
+        filter.set_format(Format::from_name(f)?)?;
     }
-    let format = match (&args.format, args.preset.as_deref()) {
-        (Some(f), _) => Format::from_name(f)?,
-        (None, Some("guava")) => Format::Guava,
-        (None, _) => Format::Native,
-    };
-    let bytes = filter.to_bytes(format)?;
+    let mut changed = 0usize;
+    {
+        let f = filter.as_filter_mut();
+        for key in &keys {
+            changed += usize::from(f.insert_bytes(key));
+        }
+    }
+    let bytes = filter.to_bytes()?;
     output::write_atomically(&args.out, &bytes)?;
 
-    let info = filter.describe(format);
+    let format = filter.format();
+    let f = filter.as_filter();
     if args.json {
         output::json_line(&json!({
             "out": args.out.display().to_string(),
             "format": format.to_string(),
-            "variant": info.variant,
+            "variant": f.variant(),
             "items": keys.len(),
             "inserts_changing_bits": changed,
-            "m": info.m,
-            "k": info.k,
-            "bits_set": info.bits_set,
+            "m": f.bits(),
+            "k": f.hash_count(),
+            "bits_set": f.bits_set(),
             "bytes": bytes.len(),
         }))
     } else {
@@ -123,9 +132,9 @@ pub(crate) fn run(args: Args) -> Result<()> {
             args.out.display(),
             format,
             bytes.len(),
-            info.variant,
-            info.m,
-            info.k,
+            f.variant(),
+            f.bits(),
+            f.hash_count(),
             keys.len(),
             changed
         );
@@ -142,14 +151,29 @@ fn size(args: &Args) -> Result<Size> {
     }
 }
 
-fn make_filter(args: &Args) -> Result<StandardFilter> {
-    match args.preset.as_deref() {
-        Some("guava") => return guava_preset(args),
-        Some(other) => bail!(
-            "unknown preset {other:?} for variant {}; this build knows: guava",
-            args.variant
+fn make_filter(args: &Args) -> Result<AnyFilter> {
+    match (args.variant.as_str(), args.preset.as_deref()) {
+        (_, Some("guava")) => {
+            return Ok(AnyFilter::Standard(
+                guava_preset(args)?,
+                Format::Guava,
+            ));
+        }
+        ("partitioned", Some("hutool-bitmap" | "hutool-bitset")) => {
+            return hutool_preset(args);
+        }
+        (variant, Some(other)) => bail!(
+            "unknown preset {other:?} for variant {variant}; this build \
+             knows: guava (standard), hutool-bitmap and hutool-bitset \
+             (partitioned)"
         ),
-        None => {}
+        _ => {}
+    }
+    if !args.preset_args.is_empty() {
+        bail!("--preset-args needs a --preset");
+    }
+    if args.variant == "partitioned" {
+        return partitioned(args);
     }
     let mut b = Builder::sized(size(args)?);
     if let Some(f) = &args.family {
@@ -167,8 +191,8 @@ fn make_filter(args: &Args) -> Result<StandardFilter> {
     if let Some(bits) = args.block_bits {
         b = b.block_bits(bits);
     }
-    match args.variant.as_str() {
-        "standard" => Ok(b.build()?.into()),
+    let filter: StandardFilter = match args.variant.as_str() {
+        "standard" => b.build()?.into(),
         "blocked" => {
             if args.strategy.is_some() || args.reduction.is_some() {
                 bail!(
@@ -176,17 +200,100 @@ fn make_filter(args: &Args) -> Result<StandardFilter> {
                      drop --strategy and --reduction"
                 );
             }
-            Ok(b.build_blocked()?.into())
+            b.build_blocked()?.into()
         }
         other => bail!(
             "variant {other:?} is not available in this build; \
              available: {VARIANTS}"
         ),
+    };
+    Ok(AnyFilter::Standard(filter, Format::Native))
+}
+
+/// `--variant partitioned` without a preset: k slices of m/k bits.
+fn partitioned(args: &Args) -> Result<AnyFilter> {
+    if args.block_bits.is_some() {
+        bail!("--block-bits is for blocked filters");
     }
+    let mut config = PartitionedConfig::default();
+    if let Some(f) = &args.family {
+        config.family = Family::from_name(f)?;
+    }
+    if let Some(seed) = args.seed {
+        config.seed = config.family.check_seed(seed)?;
+    }
+    if let Some(s) = &args.strategy {
+        config.strategy = Strategy::from_name(s)?;
+    }
+    if let Some(r) = &args.reduction {
+        config.reduction = Reduction::from_name(r)?;
+    }
+    let filter = match size(args)? {
+        Size::Rate { n, p } => {
+            PartitionedBloomFilter::with_rate(n, p, config)?
+        }
+        Size::Bits { m, k } => {
+            if k == 0 || m % u64::from(k) != 0 {
+                bail!(
+                    "a partitioned filter has k slices of m/k bits: m = {m} \
+                     must be a multiple of k = {k}"
+                );
+            }
+            PartitionedBloomFilter::with_config(config, k, m / u64::from(k))?
+        }
+    };
+    Ok(AnyFilter::Partitioned(filter.into()))
+}
+
+/// `--preset hutool-bitmap --preset-args M` (`new BitMapBloomFilter(M)`)
+/// and `--preset hutool-bitset --preset-args C,N,K`
+/// (`new BitSetBloomFilter(C, N, K)`).
+fn hutool_preset(args: &Args) -> Result<AnyFilter> {
+    if args.family.is_some()
+        || args.strategy.is_some()
+        || args.reduction.is_some()
+        || args.seed.is_some()
+        || args.n.is_some()
+        || args.p.is_some()
+        || args.m.is_some()
+        || args.k.is_some()
+    {
+        bail!(
+            "hutool presets take only --preset-args (their Java constructor's \
+             arguments); drop --hash, --strategy, --reduction, --seed, --n, \
+             --p, --m and --k"
+        );
+    }
+    let ints = args
+        .preset_args
+        .iter()
+        .map(|a| {
+            a.trim().parse::<i32>().with_context(|| {
+                format!("--preset-args: {a:?} is not a Java int")
+            })
+        })
+        .collect::<Result<Vec<i32>>>()?;
+    let filter: AnyPartitioned =
+        match (args.preset.as_deref(), ints.as_slice()) {
+            (Some("hutool-bitmap"), [m]) => {
+                bloomlab_partitioned::hutool_bitmap(*m)?.into()
+            }
+            (Some("hutool-bitset"), [c, n, k]) => {
+                bloomlab_partitioned::hutool_bitset(*c, *n, *k)?.into()
+            }
+            (Some("hutool-bitmap"), _) => {
+                bail!("preset hutool-bitmap takes --preset-args M (megabytes)")
+            }
+            _ => bail!("preset hutool-bitset takes --preset-args C,N,K"),
+        };
+    Ok(AnyFilter::Partitioned(filter))
 }
 
 /// `--preset guava`: `BloomFilter.create(funnel, n, p[, strategy])`.
 fn guava_preset(args: &Args) -> Result<StandardFilter> {
+    if !args.preset_args.is_empty() && (args.n.is_some() || args.p.is_some()) {
+        bail!("give --n/--p or --preset-args, not both");
+    }
     if args.variant != "standard" {
         bail!("preset guava is a standard filter; use --variant standard");
     }

@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use anyhow::{Context, Result};
 use serde_json::json;
 
+use crate::cmd::anyfilter::AnyFilter;
 use crate::output;
 
 #[derive(Debug, clap::Args)]
@@ -19,29 +20,17 @@ pub(crate) struct Args {
 pub(crate) fn run(args: Args) -> Result<()> {
     let bytes = std::fs::read(&args.file)
         .with_context(|| format!("reading {}", args.file.display()))?;
-    let loaded = bloomlab_standard::read_any(&bytes)
+    let filter = AnyFilter::read(&bytes)
         .with_context(|| format!("{}", args.file.display()))?;
-    let info = loaded.info();
     if args.json {
-        return output::json_line(&json!({
-            "file": args.file.display().to_string(),
-            "format": info.format.to_string(),
-            "variant": info.variant,
-            "hash": info.family,
-            "seed": info.seed,
-            "strategy": info.strategy,
-            "reduction": info.reduction,
-            "m": info.m,
-            "k": info.k,
-            "block_bits": info.block_bits,
-            "bits_set": info.bits_set,
-            "estimated_count": info.estimated_count,
-            "expected_fpp": info.expected_fpp,
-            "bytes_of_memory": info.bytes_of_memory,
-            "file_bytes": bytes.len(),
-        }));
+        let mut v = filter.describe_json();
+        if let serde_json::Value::Object(m) = &mut v {
+            m.insert("file".into(), json!(args.file.display().to_string()));
+            m.insert("file_bytes".into(), json!(bytes.len()));
+        }
+        return output::json_line(&v);
     }
     println!("file: {}", args.file.display());
-    println!("{info}");
+    println!("{}", filter.describe());
     Ok(())
 }

@@ -1,6 +1,7 @@
 //! One module per `bloomlab` verb, each with its clap `Args` and a
 //! `run(args) -> anyhow::Result<()>`.
 
+mod anyfilter;
 pub(crate) mod build;
 mod funnel;
 pub(crate) mod hash;

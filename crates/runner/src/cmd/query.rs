@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use anyhow::{Context, Result, bail};
 use serde_json::json;
 
+use crate::cmd::anyfilter::AnyFilter;
 use crate::cmd::funnel;
 use crate::output;
 
@@ -31,8 +32,9 @@ pub(crate) fn run(args: Args) -> Result<()> {
     let funnel = funnel::parse(&args.funnel)?;
     let bytes = std::fs::read(&args.filter)
         .with_context(|| format!("reading {}", args.filter.display()))?;
-    let loaded = bloomlab_standard::read_any(&bytes)
+    let loaded = AnyFilter::read(&bytes)
         .with_context(|| format!("{}", args.filter.display()))?;
+    let filter = loaded.as_filter();
     let probes: Vec<Vec<u8>> = match &args.input {
         Some(path) => output::read_lines(path)?,
         None if args.items.is_empty() => {
@@ -44,7 +46,7 @@ pub(crate) fn run(args: Args) -> Result<()> {
     for (i, probe) in probes.iter().enumerate() {
         let key = funnel::key_bytes(funnel, probe)
             .with_context(|| format!("probe {}", i + 1))?;
-        let hit = loaded.filter.contains_bytes(&key);
+        let hit = filter.contains_bytes(&key);
         let shown = String::from_utf8_lossy(probe);
         if args.json {
             use std::io::Write;

@@ -268,3 +268,171 @@ fn bad_input_never_clobbers_a_good_file() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+const HUTOOL: &str = include_str!(concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../../testdata/hutool/filters.json"
+));
+
+/// items file -> `build --variant partitioned --preset hutool-*` ->
+/// `query` answers identical to hutool 5.8.34's `contains`, and the count
+/// of `add` calls that returned true.
+#[test]
+fn hutool_presets_through_the_cli() {
+    let v: Value = serde_json::from_str(HUTOOL).unwrap();
+    let mut checked = 0;
+    for c in v["cases"].as_array().unwrap() {
+        let ctor = c["constructor"].as_str().unwrap();
+        // The custom-filter constructor has no --preset-args form.
+        if ctor.matches("new ").count() > 1 {
+            continue;
+        }
+        let preset = match c["type"].as_str().unwrap() {
+            "BitMapBloomFilter" => "hutool-bitmap",
+            _ => "hutool-bitset",
+        };
+        let args: String = ctor
+            .split_once('(')
+            .unwrap()
+            .1
+            .trim_end_matches(')')
+            .replace(' ', "");
+        let dir = scratch(&format!("hutool-{checked}"));
+        let items = dir.join("items.txt");
+        write_lines(&items, c["items"].as_array().unwrap());
+        let out = dir.join("f.bin");
+        let summary = json_lines(&[
+            "build",
+            "--variant",
+            "partitioned",
+            "--preset",
+            preset,
+            "--preset-args",
+            &args,
+            "--input",
+            items.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--json",
+        ]);
+        let adds = c["addResults"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|a| a.as_bool().unwrap())
+            .count();
+        assert_eq!(summary[0]["inserts_changing_bits"], adds, "{ctor}");
+        let probes = c["probes"].as_array().unwrap();
+        let probe_file = dir.join("probes.txt");
+        let items: Vec<Value> =
+            probes.iter().map(|p| p["item"].clone()).collect();
+        write_lines(&probe_file, &items);
+        let answers = json_lines(&[
+            "query",
+            "--filter",
+            out.to_str().unwrap(),
+            "--input",
+            probe_file.to_str().unwrap(),
+            "--json",
+        ]);
+        assert_eq!(answers.len(), probes.len());
+        for (a, p) in answers.iter().zip(probes) {
+            assert_eq!(a["result"], p["contains"], "{ctor}: {}", p["item"]);
+        }
+        let info =
+            &json_lines(&["inspect", out.to_str().unwrap(), "--json"])[0];
+        assert_eq!(info["variant"], "partitioned");
+        assert_eq!(info["preset"], preset);
+        assert_eq!(info["constructor"].as_str().unwrap(), ctor);
+        checked += 1;
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+    assert_eq!(checked, 5);
+    // hutool throws for BitMapBloomFilter(4) (size 0); bloomlab says so.
+    let dir = scratch("hutool-bad");
+    let items = dir.join("items.txt");
+    std::fs::write(&items, "a\n").unwrap();
+    let out = dir.join("f.bin");
+    let out_s = out.to_str().unwrap();
+    let items_s = items.to_str().unwrap();
+    for (args, needle) in [
+        (vec!["--preset", "hutool-bitmap", "--preset-args", "4"], "hutool"),
+        (vec!["--preset", "hutool-bitset", "--preset-args", "1,2"], "C,N,K"),
+        (vec!["--preset", "hutool-bitmap", "--preset-args", "x"], "Java int"),
+        (
+            vec![
+                "--preset",
+                "hutool-bitmap",
+                "--preset-args",
+                "5",
+                "--hash",
+                "xxh64",
+            ],
+            "drop --hash",
+        ),
+    ] {
+        let mut a = vec!["build", "--variant", "partitioned"];
+        a.extend(args);
+        a.extend(["--input", items_s, "--out", out_s]);
+        fails_with(&a, 1, needle);
+        assert!(!out.exists());
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The general partitioned filter: both sizings, round trip, inspect.
+#[test]
+fn partitioned_filter_through_the_cli() {
+    let dir = scratch("partitioned");
+    let items = dir.join("items.txt");
+    let keys: Vec<String> = (0..300).map(|i| format!("k{i}")).collect();
+    std::fs::write(&items, keys.join("\n")).unwrap();
+    for extra in
+        [vec!["--n", "300", "--p", "0.01"], vec!["--m", "3500", "--k", "7"]]
+    {
+        let out = dir.join("p.bin");
+        let mut a = vec!["build", "--variant", "partitioned"];
+        a.extend(extra.iter().copied());
+        a.extend([
+            "--input",
+            items.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        bloomlab().args(&a).assert().success();
+        let info =
+            &json_lines(&["inspect", out.to_str().unwrap(), "--json"])[0];
+        assert_eq!(info["variant"], "partitioned");
+        assert_eq!(
+            info["m"].as_u64().unwrap() % info["k"].as_u64().unwrap(),
+            0
+        );
+        let answers = json_lines(&[
+            "query",
+            "--filter",
+            out.to_str().unwrap(),
+            "--input",
+            items.to_str().unwrap(),
+            "--json",
+        ]);
+        assert!(answers.iter().all(|a| a["result"] == true));
+    }
+    fails_with(
+        &[
+            "build",
+            "--variant",
+            "partitioned",
+            "--m",
+            "100",
+            "--k",
+            "7",
+            "--input",
+            items.to_str().unwrap(),
+            "--out",
+            dir.join("x").to_str().unwrap(),
+        ],
+        1,
+        "multiple of k",
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -1,0 +1,141 @@
+//! Every filter the CLI can save and load, behind one type: the file's
+//! first bytes say which crate reads it.
+
+use anyhow::{Result, bail};
+use bloomlab_core::Filter;
+use bloomlab_partitioned::AnyPartitioned;
+use bloomlab_standard::{Format, StandardFilter};
+use serde_json::{Value, json};
+
+/// bloomlab's native files start with this magic, then a `u16` version,
+/// then the variant byte (see each crate's FORMAT.md).
+const MAGIC: &[u8; 8] = b"BLOOMLAB";
+const VARIANT_OFFSET: usize = 10;
+const VARIANT_COUNTING: u8 = 2;
+const VARIANT_PARTITIONED: u8 = 3;
+
+/// A filter of any variant, and the format it is (to be) saved in.
+pub(crate) enum AnyFilter {
+    /// Classic or blocked (`bloomlab-standard`), native or Guava format.
+    Standard(StandardFilter, Format),
+    /// Partitioned or a hutool preset (`bloomlab-partitioned`), native.
+    Partitioned(AnyPartitioned),
+}
+
+impl AnyFilter {
+    /// Reads a saved filter, detecting its format and variant.
+    pub(crate) fn read(bytes: &[u8]) -> Result<AnyFilter> {
+        let variant = (bytes.len() > VARIANT_OFFSET
+            && bytes.starts_with(MAGIC))
+        .then(|| bytes[VARIANT_OFFSET]);
+        match variant {
+            Some(VARIANT_PARTITIONED) => {
+                Ok(AnyFilter::Partitioned(AnyPartitioned::read(bytes)?))
+            }
+            Some(VARIANT_COUNTING) => bail!(
+                "a counting filter file; this build of bloomlab cannot read \
+                 counting filters yet"
+            ),
+            _ => {
+                let loaded = bloomlab_standard::read_any(bytes)?;
+                Ok(AnyFilter::Standard(loaded.filter, loaded.format))
+            }
+        }
+    }
+
+    /// The filter through the runner's trait.
+    pub(crate) fn as_filter(&self) -> &dyn Filter {
+        match self {
+            AnyFilter::Standard(f, _) => f.as_filter(),
+            AnyFilter::Partitioned(f) => f.as_filter(),
+        }
+    }
+
+    /// The filter through the runner's trait, mutably.
+    pub(crate) fn as_filter_mut(&mut self) -> &mut dyn Filter {
+        match self {
+            AnyFilter::Standard(f, _) => f.as_filter_mut(),
+            AnyFilter::Partitioned(f) => f.as_filter_mut(),
+        }
+    }
+
+    /// The format the filter was read in or will be written in.
+    pub(crate) fn format(&self) -> Format {
+        match self {
+            AnyFilter::Standard(_, format) => *format,
+            AnyFilter::Partitioned(_) => Format::Native,
+        }
+    }
+
+    /// Sets the format to write in; Guava's only holds standard filters.
+    pub(crate) fn set_format(&mut self, format: Format) -> Result<()> {
+        match (self, format) {
+            (AnyFilter::Standard(_, f), _) => *f = format,
+            (AnyFilter::Partitioned(_), Format::Native) => {}
+            (AnyFilter::Partitioned(_), Format::Guava) => bail!(
+                "Guava's format holds only standard filters; use \
+                 --format native for a partitioned filter"
+            ),
+        }
+        Ok(())
+    }
+
+    /// The file's bytes.
+    pub(crate) fn to_bytes(&self) -> Result<Vec<u8>> {
+        Ok(match self {
+            AnyFilter::Standard(f, format) => f.to_bytes(*format)?,
+            AnyFilter::Partitioned(f) => f.to_bytes()?,
+        })
+    }
+
+    /// What `inspect` prints, as text.
+    pub(crate) fn describe(&self) -> String {
+        match self {
+            AnyFilter::Standard(f, format) => f.describe(*format).to_string(),
+            AnyFilter::Partitioned(f) => f.info().to_string(),
+        }
+    }
+
+    /// What `inspect --json` prints: the same keys for every variant
+    /// (`null` where a field does not apply).
+    pub(crate) fn describe_json(&self) -> Value {
+        let f = self.as_filter();
+        let mut v = json!({
+            "format": self.format().to_string(),
+            "variant": f.variant(),
+            "m": f.bits(),
+            "k": f.hash_count(),
+            "bits_set": f.bits_set(),
+            "expected_fpp": f.expected_fpp(),
+            "bytes_of_memory": f.bytes_of_memory(),
+        });
+        let extra = match self {
+            AnyFilter::Standard(s, format) => {
+                let i = s.describe(*format);
+                json!({
+                    "preset": Value::Null,
+                    "hash": i.family,
+                    "seed": i.seed,
+                    "strategy": i.strategy,
+                    "reduction": i.reduction,
+                    "block_bits": i.block_bits,
+                    "estimated_count": i.estimated_count,
+                })
+            }
+            AnyFilter::Partitioned(p) => {
+                let i = p.info();
+                json!({
+                    "preset": i.preset,
+                    "constructor": i.constructor,
+                    "hash": i.hash,
+                    "strategy": i.strategy,
+                    "estimated_count": i.estimated_count,
+                })
+            }
+        };
+        if let (Value::Object(a), Value::Object(b)) = (&mut v, extra) {
+            a.extend(b);
+        }
+        v
+    }
+}
