@@ -15,6 +15,13 @@ cargo clippy --workspace --all-targets --locked -- -D warnings
 step "cargo test"
 cargo test --workspace --locked
 
+step "bloomlab verify: every shipped experiment, run small, invariants held"
+cargo build --release --locked -q -p bloomlab-runner
+for experiment in experiments/*.toml; do
+    echo "verify $experiment"
+    ./target/release/bloomlab verify -q "$experiment"
+done
+
 step "cargo doc (warnings are errors)"
 RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --locked
 

@@ -37,8 +37,6 @@
 //! # Ok::<(), bloomlab_core::Error>(())
 //! ```
 
-use statrs::distribution::{Beta, ContinuousCDF};
-
 use crate::{Error, Result};
 
 /// [`Error::InvalidParameter`] for a value outside a formula's domain.
@@ -118,8 +116,8 @@ pub fn z_for_confidence(confidence: f64) -> Result<f64> {
 /// [B(δ/2; x, N−x+1),  B(1−δ/2; x+1, N−x)]
 /// ```
 ///
-/// with `B(q; a, b)` the quantile of the Beta(a, b) distribution (statrs'
-/// inverse regularised incomplete beta), the lower end 0 when `x = 0` and
+/// with `B(q; a, b)` the quantile of the Beta(a, b) distribution (solved
+/// on statrs' regularised incomplete beta), the lower end 0 when `x = 0` and
 /// the upper end 1 when `x = N`. Its coverage is at least `confidence` for
 /// every true rate.
 ///
@@ -147,12 +145,42 @@ pub fn clopper_pearson(
     Ok(Interval { lo, hi })
 }
 
+/// The `q`-quantile of Beta(a, b) solved by bisection on the regularised
+/// incomplete beta function: geometric steps while the bracket spans
+/// decades (quantiles of rare events sit near 0), arithmetic after; at most
+/// 400 evaluations, so it always terminates. `None` if statrs cannot
+/// evaluate `I_p(a, b)`.
+fn bisect_beta_quantile(a: f64, b: f64, q: f64) -> Option<f64> {
+    use statrs::function::beta::checked_beta_reg;
+    let (mut lo, mut hi) = (0.0f64, 1.0f64);
+    for _ in 0..400 {
+        let mid = if lo > 0.0 && hi / lo > 4.0 {
+            (lo * hi).sqrt()
+        } else if lo == 0.0 && hi > 1e-300 {
+            hi * 1e-3
+        } else {
+            0.5 * (lo + hi)
+        };
+        if mid <= lo || mid >= hi {
+            break;
+        }
+        if checked_beta_reg(a, b, mid).ok()? < q {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+        if hi - lo <= 1e-15 * hi {
+            break;
+        }
+    }
+    Some(0.5 * (lo + hi))
+}
+
 /// The `q`-quantile of Beta(a, b).
 ///
 /// Closed forms for `a = 1` or `b = 1` (the CP ends next to `x = 0` and
-/// `x = N`); otherwise statrs' AS 109 inversion, which stops at about 1e-12
-/// *absolute* (5e-9 relative for quantiles near 0.0004), polished by
-/// Newton steps on `I_p(a, b) = q` to full precision.
+/// `x = N`); otherwise a bounded bisection ([`bisect_beta_quantile`]),
+/// polished by Newton steps on `I_p(a, b) = q` to full precision.
 fn beta_quantile(a: f64, b: f64, q: f64) -> Result<f64> {
     use statrs::function::beta::{checked_beta_reg, checked_ln_beta};
     let fail =
@@ -165,10 +193,10 @@ fn beta_quantile(a: f64, b: f64, q: f64) -> Result<f64> {
         // I_p(a, 1) = p^a.
         return Ok((q.ln() / a).exp());
     }
-    let mut p = Beta::new(a, b)
-        .ok()
-        .and_then(|beta| beta.try_inverse_cdf(q).ok())
-        .ok_or_else(fail)?;
+    // statrs' own inversion (`Beta::inverse_cdf`) can loop forever for
+    // large counts (thousands of false positives in millions of queries),
+    // so start from a bisection with a fixed iteration budget instead.
+    let mut p = bisect_beta_quantile(a, b, q).ok_or_else(fail)?;
     let ln_beta = checked_ln_beta(a, b).map_err(|_| fail())?;
     for _ in 0..8 {
         let Ok(cdf) = checked_beta_reg(a, b, p) else { break };

@@ -37,6 +37,12 @@ enum Command {
     Query(cmd::query::Args),
     /// Describe a saved filter (format detected).
     Inspect(cmd::inspect::Args),
+    /// Run an experiment: results.csv, run.json, charts and report.html.
+    Run(cmd::run::Args),
+    /// Run an experiment small and check its invariants (exit 1 on a miss).
+    Verify(cmd::verify::Args),
+    /// Rebuild charts and report.html from a results folder.
+    Report(cmd::report::Args),
 }
 
 fn main() {
@@ -69,6 +75,9 @@ fn run(cli: Cli, matches: &clap::ArgMatches) -> anyhow::Result<()> {
         Command::Build(args) => cmd::build::run(args),
         Command::Query(args) => cmd::query::run(args),
         Command::Inspect(args) => cmd::inspect::run(args),
+        Command::Run(args) => cmd::run::run(args),
+        Command::Verify(args) => cmd::verify::run(args),
+        Command::Report(args) => cmd::report::run(args),
     }
 }
 

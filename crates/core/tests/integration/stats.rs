@@ -207,3 +207,29 @@ proptest! {
         prop_assert_eq!(cp.hi == 1.0, x == n);
     }
 }
+
+/// Large counts (thousands of false positives in millions of queries) once
+/// made statrs' Beta inversion loop forever; the bounded bisection must
+/// answer, bracket the estimate and agree with Wilson to a few percent of
+/// the width (both are accurate at these counts).
+#[test]
+fn clopper_pearson_terminates_on_large_counts() {
+    for (x, n) in [
+        (1865u64, 4_000_000u64),
+        (73_063, 500_000),
+        (28_073, 500_000),
+        (9_999, 10_000_000),
+        (1, 50_000_000),
+        (49_999_999, 50_000_000),
+    ] {
+        let cp = stats::clopper_pearson(x, n, 0.999).unwrap();
+        let w = stats::wilson(x, n, 0.999).unwrap();
+        let p = x as f64 / n as f64;
+        assert!(cp.lo < p && p < cp.hi, "{x}/{n}: {cp:?}");
+        if x > 1000 && n - x > 1000 {
+            let width = cp.hi - cp.lo;
+            assert!((cp.lo - w.lo).abs() < 0.05 * width, "{x}/{n}");
+            assert!((cp.hi - w.hi).abs() < 0.05 * width, "{x}/{n}");
+        }
+    }
+}

@@ -3,6 +3,7 @@
 
 use anyhow::{Result, bail};
 use bloomlab_core::Filter;
+use bloomlab_counting::CountingBloomFilter;
 use bloomlab_partitioned::AnyPartitioned;
 use bloomlab_standard::{Format, StandardFilter};
 use serde_json::{Value, json};
@@ -20,6 +21,8 @@ pub(crate) enum AnyFilter {
     Standard(StandardFilter, Format),
     /// Partitioned or a hutool preset (`bloomlab-partitioned`), native.
     Partitioned(AnyPartitioned),
+    /// Counting filter (`bloomlab-counting`), native.
+    Counting(CountingBloomFilter),
 }
 
 impl AnyFilter {
@@ -32,10 +35,9 @@ impl AnyFilter {
             Some(VARIANT_PARTITIONED) => {
                 Ok(AnyFilter::Partitioned(AnyPartitioned::read(bytes)?))
             }
-            Some(VARIANT_COUNTING) => bail!(
-                "a counting filter file; this build of bloomlab cannot read \
-                 counting filters yet"
-            ),
+            Some(VARIANT_COUNTING) => {
+                Ok(AnyFilter::Counting(bloomlab_counting::read(bytes)?))
+            }
             _ => {
                 let loaded = bloomlab_standard::read_any(bytes)?;
                 Ok(AnyFilter::Standard(loaded.filter, loaded.format))
@@ -48,6 +50,7 @@ impl AnyFilter {
         match self {
             AnyFilter::Standard(f, _) => f.as_filter(),
             AnyFilter::Partitioned(f) => f.as_filter(),
+            AnyFilter::Counting(f) => f,
         }
     }
 
@@ -56,6 +59,7 @@ impl AnyFilter {
         match self {
             AnyFilter::Standard(f, _) => f.as_filter_mut(),
             AnyFilter::Partitioned(f) => f.as_filter_mut(),
+            AnyFilter::Counting(f) => f,
         }
     }
 
@@ -63,7 +67,9 @@ impl AnyFilter {
     pub(crate) fn format(&self) -> Format {
         match self {
             AnyFilter::Standard(_, format) => *format,
-            AnyFilter::Partitioned(_) => Format::Native,
+            AnyFilter::Partitioned(_) | AnyFilter::Counting(_) => {
+                Format::Native
+            }
         }
     }
 
@@ -71,10 +77,10 @@ impl AnyFilter {
     pub(crate) fn set_format(&mut self, format: Format) -> Result<()> {
         match (self, format) {
             (AnyFilter::Standard(_, f), _) => *f = format,
-            (AnyFilter::Partitioned(_), Format::Native) => {}
-            (AnyFilter::Partitioned(_), Format::Guava) => bail!(
+            (_, Format::Native) => {}
+            (_, Format::Guava) => bail!(
                 "Guava's format holds only standard filters; use \
-                 --format native for a partitioned filter"
+                 --format native"
             ),
         }
         Ok(())
@@ -85,6 +91,7 @@ impl AnyFilter {
         Ok(match self {
             AnyFilter::Standard(f, format) => f.to_bytes(*format)?,
             AnyFilter::Partitioned(f) => f.to_bytes()?,
+            AnyFilter::Counting(f) => f.to_bytes()?,
         })
     }
 
@@ -93,6 +100,7 @@ impl AnyFilter {
         match self {
             AnyFilter::Standard(f, format) => f.describe(*format).to_string(),
             AnyFilter::Partitioned(f) => f.info().to_string(),
+            AnyFilter::Counting(f) => f.info().to_string(),
         }
     }
 
@@ -129,6 +137,24 @@ impl AnyFilter {
                     "constructor": i.constructor,
                     "hash": i.hash,
                     "strategy": i.strategy,
+                    "estimated_count": i.estimated_count,
+                })
+            }
+            AnyFilter::Counting(c) => {
+                let i = c.info();
+                json!({
+                    "preset": Value::Null,
+                    "hash": i.family,
+                    "seed": i.seed,
+                    "strategy": i.strategy,
+                    "reduction": i.reduction,
+                    "counter_bits": i.counter_bits,
+                    "saturated_counters": i.saturated_counters,
+                    "inserts": i.stats.inserts,
+                    "removes": i.stats.removes,
+                    "rejected_removes": i.stats.rejected_removes,
+                    "saturation_events": i.stats.saturation_events,
+                    "skipped_decrements": i.stats.skipped_decrements,
                     "estimated_count": i.estimated_count,
                 })
             }

@@ -4,6 +4,7 @@
 use std::path::PathBuf;
 
 use anyhow::{Context, Result, bail};
+use bloomlab_counting::{CounterWidth, CountingBloomFilter};
 use bloomlab_hash::{Family, Reduction, Strategy};
 use bloomlab_partitioned::{
     AnyPartitioned, Config as PartitionedConfig, PartitionedBloomFilter,
@@ -16,11 +17,11 @@ use crate::cmd::funnel;
 use crate::output;
 
 /// Variants this build of `bloomlab build` can make.
-const VARIANTS: &str = "standard, blocked, partitioned";
+const VARIANTS: &str = "standard, blocked, counting, partitioned";
 
 #[derive(Debug, clap::Args)]
 pub(crate) struct Args {
-    /// Filter variant: standard, blocked or partitioned.
+    /// Filter variant: standard, blocked, counting or partitioned.
     #[arg(long)]
     variant: String,
     /// A preset reproducing another library's filter: guava (variant
@@ -46,6 +47,9 @@ pub(crate) struct Args {
     /// Hash seed.
     #[arg(long, allow_negative_numbers = true)]
     seed: Option<i128>,
+    /// Bits per counter of a counting filter: 2, 4 (default) or 8.
+    #[arg(long)]
+    counter_bits: Option<u32>,
     /// Block size in bits of a blocked filter (a power of two >= 64).
     #[arg(long)]
     block_bits: Option<u64>,
@@ -59,7 +63,7 @@ pub(crate) struct Args {
     /// Target false-positive probability (with --n).
     #[arg(long)]
     p: Option<f64>,
-    /// Bits (with --k).
+    /// Bits, or counters of a counting filter (with --k).
     #[arg(long)]
     m: Option<u64>,
     /// Probes per item (with --m).
@@ -175,6 +179,12 @@ fn make_filter(args: &Args) -> Result<AnyFilter> {
     if args.variant == "partitioned" {
         return partitioned(args);
     }
+    if args.counter_bits.is_some() && args.variant != "counting" {
+        bail!("--counter-bits is for counting filters");
+    }
+    if args.variant == "counting" {
+        return counting(args);
+    }
     let mut b = Builder::sized(size(args)?);
     if let Some(f) = &args.family {
         b = b.family(Family::from_name(f)?);
@@ -243,6 +253,33 @@ fn partitioned(args: &Args) -> Result<AnyFilter> {
         }
     };
     Ok(AnyFilter::Partitioned(filter.into()))
+}
+
+/// `--variant counting`: `m` counters of `--counter-bits` bits.
+fn counting(args: &Args) -> Result<AnyFilter> {
+    if args.block_bits.is_some() {
+        bail!("--block-bits is for blocked filters");
+    }
+    let mut b = match size(args)? {
+        Size::Rate { n, p } => CountingBloomFilter::builder(n, p),
+        Size::Bits { m, k } => CountingBloomFilter::builder_counters(m, k),
+    };
+    if let Some(f) = &args.family {
+        b = b.family(Family::from_name(f)?);
+    }
+    if let Some(s) = args.seed {
+        b = b.seed(s);
+    }
+    if let Some(s) = &args.strategy {
+        b = b.strategy(Strategy::from_name(s)?);
+    }
+    if let Some(r) = &args.reduction {
+        b = b.reduction(Reduction::from_name(r)?);
+    }
+    if let Some(bits) = args.counter_bits {
+        b = b.width(CounterWidth::from_bits(bits)?);
+    }
+    Ok(AnyFilter::Counting(b.build()?))
 }
 
 /// `--preset hutool-bitmap --preset-args M` (`new BitMapBloomFilter(M)`)

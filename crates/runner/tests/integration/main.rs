@@ -1,14 +1,20 @@
 //! Integration tests of the `bloomlab` binary: one module per verb.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+// Experiment files: good ones parse and run, bad ones fail in one line.
+mod experiment;
 // `bloomlab build`, `query`, `inspect`: Guava's bytes, both formats.
 mod filters;
 // `bloomlab hash`: reference values, input order, errors.
 mod hash;
 // `bloomlab list`: the registry, by name.
 mod list;
+// `bloomlab run` and `bloomlab report`: outputs, determinism, safety.
+mod run;
 // `bloomlab theory`: every key DESIGN.md lists, and errors.
 mod theory;
+// `bloomlab verify`: passes on upheld invariants, exits 1 on a miss.
+mod verify;
 
 use assert_cmd::Command;
 use serde_json::Value;

@@ -1,0 +1,289 @@
+//! `bloomlab-counting` against `fastbloom-rs` 0.5's 4-bit
+//! `CountingBloomFilter`, and bloomlab's own standard `BloomFilter`,
+//! measured in the same run: insert, remove, member and non-member
+//! queries on random `u64` keys at n = 1e6 and 1e7, p = 1%, single thread
+//! (ns per key).
+//!
+//! * Insert and remove run at a steady load: the filter holds n keys, and
+//!   each timed chunk of 4096 fresh keys is inserted (or removed) while
+//!   its inverse runs untimed (`iter_custom`), so counters neither
+//!   saturate nor empty over a long measurement.
+//! * `fastbloom-rs` runs with repeat inserts enabled (its default), so it
+//!   counts multiplicities as bloomlab does.
+//!
+//! Before measuring, each filter's false-positive rate on 1e6
+//! non-members and its memory are printed to stderr, and a churn check
+//! shows what each counting filter loses after overload and heavy
+//! deletes: `fastbloom-rs` decrements counters that saturated at 15
+//! (their true count is higher), so they reach zero early and live keys
+//! become false negatives; bloomlab never decrements a saturated counter.
+//!
+//! `cargo bench -p bloomlab-benches --bench counting`
+#![allow(missing_docs, clippy::unwrap_used, clippy::expect_used)]
+
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+use bloomlab_counting::CountingBloomFilter;
+use bloomlab_standard::BloomFilter;
+use criterion::{
+    BenchmarkId, Criterion, Throughput, criterion_group, criterion_main,
+};
+use fastbloom_rs::{Deletable, FilterBuilder, Membership};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+const P: f64 = 0.01;
+/// Keys per timed chunk of inserts or removes.
+const CHUNK: usize = 4096;
+
+/// A counting filter under test, behind one interface for the loops.
+trait Counting {
+    fn insert(&mut self, key: u64);
+    fn remove(&mut self, key: u64);
+    fn contains(&self, key: u64) -> bool;
+}
+
+impl Counting for CountingBloomFilter {
+    #[inline]
+    fn insert(&mut self, key: u64) {
+        CountingBloomFilter::insert(self, &key);
+    }
+    #[inline]
+    fn remove(&mut self, key: u64) {
+        // Only inserted keys are removed here: the error cannot occur.
+        let _ = CountingBloomFilter::remove(self, &key);
+    }
+    #[inline]
+    fn contains(&self, key: u64) -> bool {
+        CountingBloomFilter::contains(self, &key)
+    }
+}
+
+/// `fastbloom-rs` takes bytes; u64 keys as 8 bytes little-endian, as
+/// bloomlab funnels them.
+impl Counting for fastbloom_rs::CountingBloomFilter {
+    #[inline]
+    fn insert(&mut self, key: u64) {
+        self.add(&key.to_le_bytes());
+    }
+    #[inline]
+    fn remove(&mut self, key: u64) {
+        Deletable::remove(self, &key.to_le_bytes());
+    }
+    #[inline]
+    fn contains(&self, key: u64) -> bool {
+        Membership::contains(self, &key.to_le_bytes())
+    }
+}
+
+/// The standard filter, for the contains comparison (no remove).
+impl Counting for BloomFilter {
+    #[inline]
+    fn insert(&mut self, key: u64) {
+        BloomFilter::insert(self, &key);
+    }
+    fn remove(&mut self, _: u64) {
+        unreachable!("a standard filter has no remove")
+    }
+    #[inline]
+    fn contains(&self, key: u64) -> bool {
+        BloomFilter::contains(self, &key)
+    }
+}
+
+struct Keys {
+    members: Vec<u64>,
+    others: Vec<u64>,
+    fresh: Vec<u64>,
+}
+
+fn keys(n: usize, seed: u64) -> Keys {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    // Members have the top two bits 00, fresh keys 01, non-members 1x.
+    let members = (0..n).map(|_| rng.random::<u64>() >> 2).collect();
+    let fresh = (0..n).map(|_| rng.random::<u64>() >> 2 | 1 << 62).collect();
+    let others = (0..n).map(|_| rng.random::<u64>() | 1 << 63).collect();
+    Keys { members, others, fresh }
+}
+
+fn fastbloom_rs(n: usize) -> fastbloom_rs::CountingBloomFilter {
+    let mut b = FilterBuilder::new(n as u64, P);
+    b.enable_repeat_insert(true);
+    b.build_counting_bloom_filter()
+}
+
+/// Times `timed` over chunks of `fresh`, running `untimed` on each chunk
+/// too (before or after), for `iters` keys in all.
+fn chunked<F>(
+    f: &mut F,
+    fresh: &[u64],
+    iters: u64,
+    before: bool,
+    timed: fn(&mut F, u64),
+    untimed: fn(&mut F, u64),
+) -> Duration {
+    let mut total = Duration::ZERO;
+    let mut done = 0u64;
+    let mut at = 0usize;
+    while done < iters {
+        let len = CHUNK.min((iters - done) as usize);
+        if at + len > fresh.len() {
+            at = 0;
+        }
+        let chunk = &fresh[at..at + len];
+        if before {
+            chunk.iter().for_each(|&k| untimed(f, k));
+        }
+        let start = Instant::now();
+        for &k in chunk {
+            timed(f, black_box(k));
+        }
+        total += start.elapsed();
+        if !before {
+            chunk.iter().for_each(|&k| untimed(f, k));
+        }
+        at += len;
+        done += len as u64;
+    }
+    total
+}
+
+fn run<F: Counting>(
+    c: &mut Criterion,
+    label: &str,
+    name: &str,
+    mut f: F,
+    keys: &Keys,
+    removes: bool,
+    memory: usize,
+) {
+    for &k in &keys.members {
+        f.insert(k);
+    }
+    let fp = keys.others[..1_000_000].iter().filter(|&&k| f.contains(k));
+    eprintln!(
+        "n = {label}: {name} false-positive rate {:.5}, {:.1} MB",
+        fp.count() as f64 / 1e6,
+        memory as f64 / 1e6
+    );
+
+    let mut g = c.benchmark_group(format!("counting/insert/{label}"));
+    g.throughput(Throughput::Elements(1));
+    if removes {
+        g.bench_function(BenchmarkId::from_parameter(name), |b| {
+            b.iter_custom(|iters| {
+                chunked(
+                    &mut f,
+                    &keys.fresh,
+                    iters,
+                    false,
+                    F::insert,
+                    F::remove,
+                )
+            });
+        });
+    }
+    g.finish();
+
+    let mut g = c.benchmark_group(format!("counting/remove/{label}"));
+    g.throughput(Throughput::Elements(1));
+    if removes {
+        g.bench_function(BenchmarkId::from_parameter(name), |b| {
+            b.iter_custom(|iters| {
+                chunked(&mut f, &keys.fresh, iters, true, F::remove, F::insert)
+            });
+        });
+    }
+    g.finish();
+
+    for (what, probe) in
+        [("member", &keys.members), ("non-member", &keys.others)]
+    {
+        let mut g =
+            c.benchmark_group(format!("counting/contains-{what}/{label}"));
+        g.throughput(Throughput::Elements(1));
+        g.bench_function(BenchmarkId::from_parameter(name), |b| {
+            let mut i = 0;
+            b.iter(|| {
+                let hit = f.contains(black_box(probe[i]));
+                i += 1;
+                if i == probe.len() {
+                    i = 0;
+                }
+                hit
+            });
+        });
+        g.finish();
+    }
+}
+
+/// Overload, then heavy deletes: a filter sized for `n` takes `6n` keys
+/// (kn/m ≈ 4.2, so some 4-bit counters pass 15), then loses `5n` of
+/// them. Prints the false negatives among the `n` keys still inserted.
+fn churn() {
+    let n = 100_000usize;
+    let k = keys(6 * n, 42);
+    let live = &k.members[..n];
+    let gone = &k.members[n..];
+    let mut ours = CountingBloomFilter::new(n as u64, P).unwrap();
+    let mut peer = fastbloom_rs(n);
+    for &key in &k.members {
+        Counting::insert(&mut ours, key);
+        Counting::insert(&mut peer, key);
+    }
+    let saturated = ours.saturated_counters();
+    for &key in gone {
+        Counting::remove(&mut ours, key);
+        Counting::remove(&mut peer, key);
+    }
+    let fn_ours = live.iter().filter(|&&x| !Counting::contains(&ours, x));
+    let fn_peer = live.iter().filter(|&&x| !Counting::contains(&peer, x));
+    eprintln!(
+        "churn (sized for 1e5, insert 6e5, delete 5e5): false negatives \
+         among 1e5 live keys: bloomlab-counting {} ({} saturated counters \
+         kept, {} decrements skipped), fastbloom-rs {}",
+        fn_ours.count(),
+        saturated,
+        ours.stats().skipped_decrements,
+        fn_peer.count()
+    );
+}
+
+fn counting(c: &mut Criterion) {
+    churn();
+    for n in [1_000_000usize, 10_000_000] {
+        let keys = keys(n, n as u64);
+        let label = if n == 1_000_000 { "1e6" } else { "1e7" };
+        let ours = CountingBloomFilter::new(n as u64, P).unwrap();
+        let mem = ours.bytes_of_memory();
+        run(c, label, "bloomlab-counting", ours, &keys, true, mem);
+        let peer = fastbloom_rs(n);
+        // 4 bits per counter.
+        let mem = peer.config().size as usize / 2;
+        run(c, label, "fastbloom-rs", peer, &keys, true, mem);
+        let std = BloomFilter::new(n as u64, P).unwrap();
+        let mem = std.bit_array().bytes_of_memory();
+        let (m, k) = (std.bits(), std.hash_count());
+        run(c, label, "bloomlab-standard", std, &keys, false, mem);
+        // The standard filter at the counting filter's memory (4m bits,
+        // same k): how much of the gap is cache footprint alone.
+        let wide = BloomFilter::with_bits(4 * m, k).unwrap();
+        let mem = wide.bit_array().bytes_of_memory();
+        run(c, label, "bloomlab-standard-4m", wide, &keys, false, mem);
+    }
+}
+
+fn config() -> Criterion {
+    Criterion::default()
+        .warm_up_time(Duration::from_millis(500))
+        .measurement_time(Duration::from_secs(2))
+        .sample_size(20)
+}
+
+criterion_group! {
+    name = benches;
+    config = config();
+    targets = counting
+}
+criterion_main!(benches);

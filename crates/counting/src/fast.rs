@@ -1,0 +1,180 @@
+//! The probe loops of the multiply-shift double-hashing walks (the default
+//! configuration), unrolled for each `k` up to [`MAX_UNROLLED_K`]: the
+//! same positions as [`crate::probes::Probes::walk_digest`], in the same
+//! order.
+
+/// Largest `k` with an unrolled loop.
+pub(crate) const MAX_UNROLLED_K: u32 = 16;
+
+/// Probes of a query tested without a branch between them: on a
+/// non-member the first probes decide, and a branch on each would be
+/// mispredicted about half of the time.
+const BRANCH_FREE: u32 = 4;
+
+/// Lemire's multiply-shift: `x` mapped to `[0, m)`.
+#[inline(always)]
+fn reduce(x: u64, m: u64) -> u64 {
+    ((u128::from(x) * u128::from(m)) >> 64) as u64
+}
+
+/// One step of the (enhanced, if `E`) double-hashing walk after probe `i`.
+#[inline(always)]
+fn step<const E: bool>(x: &mut u64, y: &mut u64, i: u32) {
+    *x = x.wrapping_add(*y);
+    if E {
+        *y = y.wrapping_add(u64::from(i) + 1);
+    }
+}
+
+/// The packed counters' width, as the generic walk needs it (the
+/// unrolled loops take it as the constant `LW`, so their shifts are by
+/// constants).
+#[derive(Clone, Copy)]
+pub(crate) struct Lanes {
+    /// `log2` of the counter width.
+    pub(crate) lw: u32,
+    /// The counter maximum.
+    pub(crate) max: u64,
+}
+
+impl Lanes {
+    /// Word index and shift of counter `p`.
+    #[inline(always)]
+    pub(crate) fn locate(self, p: u64) -> (usize, u64) {
+        ((p >> (6 - self.lw)) as usize, (p << self.lw) & 63)
+    }
+
+    /// The same for a width of `2^LW` bits: `(word, shift, max)`.
+    #[inline(always)]
+    const fn at<const LW: u32>(p: u64) -> (usize, u64, u64) {
+        ((p >> (6 - LW)) as usize, (p << LW) & 63, (1 << (1 << LW)) - 1)
+    }
+}
+
+/// Whether all probes of the walk from `(x, y)` find non-zero counters.
+#[inline(always)]
+pub(crate) fn query<const K: u32, const E: bool, const LW: u32>(
+    words: &[u64],
+    m: u64,
+    mut x: u64,
+    mut y: u64,
+) -> bool {
+    // 1 while every counter so far is non-zero: `c + max` reaches
+    // `2^bits` exactly when `c ≥ 1` (arithmetic, so no branch is made).
+    let mut all = 1;
+    for i in 0..K.min(BRANCH_FREE) {
+        let (w, sh, max) = Lanes::at::<LW>(reduce(x, m));
+        all &= (((words[w] >> sh) & max) + max) >> (1 << LW);
+        step::<E>(&mut x, &mut y, i);
+    }
+    if all == 0 {
+        return false;
+    }
+    for i in K.min(BRANCH_FREE)..K {
+        let (w, sh, max) = Lanes::at::<LW>(reduce(x, m));
+        if (words[w] >> sh) & max == 0 {
+            return false;
+        }
+        step::<E>(&mut x, &mut y, i);
+    }
+    true
+}
+
+/// Increments the counters of the walk, saturating without a branch;
+/// returns the increments lost to saturated counters.
+#[inline(always)]
+pub(crate) fn add<const K: u32, const E: bool, const LW: u32>(
+    words: &mut [u64],
+    m: u64,
+    mut x: u64,
+    mut y: u64,
+) -> u64 {
+    let mut lost = 0;
+    for i in 0..K {
+        let (w, sh, max) = Lanes::at::<LW>(reduce(x, m));
+        let word = &mut words[w];
+        let full = u64::from((*word >> sh) & max == max);
+        *word += (full ^ 1) << sh;
+        lost += full;
+        step::<E>(&mut x, &mut y, i);
+    }
+    lost
+}
+
+/// Decrements the counters of the walk, skipping saturated ones. Stops at
+/// the first zero counter and returns its probe, after undoing the
+/// decrements before it; else returns the decrements skipped.
+#[inline(always)]
+pub(crate) fn sub<const K: u32, const E: bool, const LW: u32>(
+    words: &mut [u64],
+    m: u64,
+    x0: u64,
+    y0: u64,
+) -> Result<u64, (u32, u64)> {
+    let (mut x, mut y) = (x0, y0);
+    let mut skipped = 0;
+    for i in 0..K {
+        let p = reduce(x, m);
+        let (w, sh, max) = Lanes::at::<LW>(p);
+        let word = &mut words[w];
+        let c = (*word >> sh) & max;
+        if c == 0 {
+            undo::<E, LW>(words, m, x0, y0, i);
+            return Err((i, p));
+        }
+        let full = u64::from(c == max);
+        *word -= (full ^ 1) << sh;
+        skipped += full;
+        step::<E>(&mut x, &mut y, i);
+    }
+    Ok(skipped)
+}
+
+/// Undoes the decrements of probes `0..upto` (cold: only a key whose
+/// probes share a counter that holds less than their number gets here).
+/// A decremented counter is now below the maximum, a skipped one still
+/// at it.
+#[cold]
+#[inline(never)]
+fn undo<const E: bool, const LW: u32>(
+    words: &mut [u64],
+    m: u64,
+    mut x: u64,
+    mut y: u64,
+    upto: u32,
+) {
+    for i in 0..upto {
+        let (w, sh, max) = Lanes::at::<LW>(reduce(x, m));
+        if (words[w] >> sh) & max != max {
+            words[w] += 1 << sh;
+        }
+        step::<E>(&mut x, &mut y, i);
+    }
+}
+
+/// `$f::<k, e, lw>(args)` for `k` up to [`MAX_UNROLLED_K`] and each
+/// width, else `$other`.
+macro_rules! unrolled {
+    ($k:expr, $e:expr, $lw:expr, $f:ident, $args:tt, $other:expr) => {
+        match $lw {
+            1 => $crate::fast::unrolled!(@k $k, $e, 1, $f, $args, $other),
+            2 => $crate::fast::unrolled!(@k $k, $e, 2, $f, $args, $other),
+            _ => $crate::fast::unrolled!(@k $k, $e, 3, $f, $args, $other),
+        }
+    };
+    (@k $k:expr, $e:expr, $lw:literal, $f:ident, $args:tt, $other:expr) => {
+        $crate::fast::unrolled!(@arms $k, $e, $lw, $f, $args, $other;
+            1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16)
+    };
+    (@arms $k:expr, $e:expr, $lw:literal, $f:ident, $args:tt,
+        $other:expr; $($n:literal)*) => {
+        match ($k, $e) {
+            $(
+                ($n, true) => $f::<$n, true, $lw> $args,
+                ($n, false) => $f::<$n, false, $lw> $args,
+            )*
+            _ => $other,
+        }
+    };
+}
+pub(crate) use unrolled;

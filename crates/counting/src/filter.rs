@@ -1,0 +1,828 @@
+//! The counting Bloom filter: packed counters, insert, remove, sticky
+//! saturation, and the conversion to a standard filter.
+
+use bloomlab_core::{BitArray, Filter, theory};
+use bloomlab_hash::{Digest, Family, Funnel, Reduction, Strategy};
+use bloomlab_standard::{BloomFilter, Config, Size};
+
+use crate::fast::{Lanes, MAX_UNROLLED_K, add, query, sub, unrolled};
+use crate::probes::Probes;
+use crate::{CounterWidth, Error, Result};
+
+/// Keys hashed ahead of probing in the batch methods.
+const BATCH: usize = 16;
+
+/// The largest number of probes per key (Guava's limit too).
+pub const MAX_K: u32 = 255;
+
+/// What happened to a filter: operations, and everything that went wrong
+/// that a counting filter can see.
+///
+/// ```
+/// use bloomlab_counting::{CounterWidth, CountingBloomFilter};
+///
+/// let mut f = CountingBloomFilter::builder_counters(64, 3)
+///     .width(CounterWidth::Two)
+///     .build()?;
+/// for _ in 0..4 {
+///     f.insert("a");
+/// }
+/// let s = f.stats();
+/// assert_eq!((s.inserts, s.removes), (4, 0));
+/// // Each of the 3 counters went 1, 2, 3 (saturated), then lost the 4th
+/// // increment (fewer if two probes share a counter).
+/// assert!(s.saturation_events >= 3);
+/// assert!(f.saturated_counters() >= 1);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub struct Stats {
+    /// Calls of `insert`.
+    pub inserts: u64,
+    /// Successful calls of `remove`.
+    pub removes: u64,
+    /// Calls of `remove` refused because the key was certainly absent
+    /// (a zero counter): deletes of keys never inserted, or removed twice.
+    pub rejected_removes: u64,
+    /// Increments lost to saturation: an insert (or a union) that found a
+    /// counter already at its maximum, which then stayed there.
+    pub saturation_events: u64,
+    /// Decrements not applied because the counter was saturated (its true
+    /// value is unknown, so it is never decremented again).
+    pub skipped_decrements: u64,
+}
+
+impl Stats {
+    /// `inserts − removes`: the number of live items if every remove was
+    /// of an inserted item (the filter cannot know; see the crate docs on
+    /// deleting false positives).
+    pub fn live(&self) -> u64 {
+        self.inserts.saturating_sub(self.removes)
+    }
+
+    pub(crate) fn merged(self, o: Stats, lost: u64) -> Stats {
+        Stats {
+            inserts: self.inserts.saturating_add(o.inserts),
+            removes: self.removes.saturating_add(o.removes),
+            rejected_removes: self
+                .rejected_removes
+                .saturating_add(o.rejected_removes),
+            saturation_events: self
+                .saturation_events
+                .saturating_add(o.saturation_events)
+                .saturating_add(lost),
+            skipped_decrements: self
+                .skipped_decrements
+                .saturating_add(o.skipped_decrements),
+        }
+    }
+
+    /// All fields, for the file format.
+    pub(crate) fn new(
+        inserts: u64,
+        removes: u64,
+        rejected_removes: u64,
+        saturation_events: u64,
+        skipped_decrements: u64,
+    ) -> Stats {
+        Stats {
+            inserts,
+            removes,
+            rejected_removes,
+            saturation_events,
+            skipped_decrements,
+        }
+    }
+}
+
+/// A counting Bloom filter (Fan, Cao, Almeida & Broder 2000): `m`
+/// counters of 2, 4 (default) or 8 bits packed into `u64` words, `k`
+/// probes per key placed exactly as [`bloomlab_standard::BloomFilter`]
+/// places them under the same [`Config`].
+///
+/// * [`insert`](Self::insert) increments the counter of each of the `k`
+///   probes. Probes are counted, not positions: when two probes of a key
+///   land on the same counter (possible with every strategy), that
+///   counter is incremented twice, and [`remove`](Self::remove)
+///   decrements it twice.
+/// * [`contains`](Self::contains): all `k` counters non-zero.
+/// * [`remove`](Self::remove) decrements them, or returns
+///   [`Error::NotPresent`] and changes no counter when the key is
+///   certainly absent (a zero counter).
+/// * [`count_estimate`](Self::count_estimate): the minimum of the `k`
+///   counters (Cohen & Matias' minimum selection), never below the key's
+///   multiplicity (capped at the counter maximum) unless a false positive
+///   was removed.
+///
+/// **Saturation is sticky.** A counter that reaches its maximum
+/// ([`CounterWidth::max`]) means "at least the maximum": further
+/// increments are lost ([`Stats::saturation_events`]) and it is never
+/// decremented again ([`Stats::skipped_decrements`]), so a delete cannot
+/// zero a counter that other keys still need. The price: a saturated
+/// counter never clears, so the false-positive rate cannot fall back
+/// after heavy churn. [`saturated_counters`](Self::saturated_counters)
+/// counts them.
+///
+/// ```
+/// use bloomlab_counting::CountingBloomFilter;
+///
+/// let mut f = CountingBloomFilter::new(1000, 0.01)?; // 9600 counters
+/// assert_eq!((f.counters(), f.hash_count()), (9600, 7));
+/// assert_eq!(f.bytes_of_memory(), 9600 * 4 / 8);
+/// f.insert("apple");
+/// f.insert("apple");
+/// assert_eq!(f.count_estimate("apple"), 2);
+/// f.remove("apple")?;
+/// assert!(f.contains("apple"));
+/// f.remove("apple")?;
+/// assert!(!f.contains("apple"));
+/// assert!(f.remove("apple").is_err()); // certainly absent: refused
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CountingBloomFilter {
+    words: Vec<u64>,
+    width: CounterWidth,
+    probes: Probes,
+    stats: Stats,
+}
+
+/// Builds a [`CountingBloomFilter`] from a [`Config`], a [`Size`] and a
+/// [`CounterWidth`].
+///
+/// ```
+/// use bloomlab_counting::{CounterWidth, CountingBloomFilter};
+/// use bloomlab_hash::{Family, Reduction, Strategy};
+///
+/// let f = CountingBloomFilter::builder(10_000, 0.01)
+///     .family(Family::Murmur3X64_128)
+///     .strategy(Strategy::GuavaMitz64)
+///     .reduction(Reduction::Modulo)
+///     .width(CounterWidth::Eight)
+///     .build()?;
+/// assert_eq!(f.counter_width(), CounterWidth::Eight);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Builder {
+    config: Config,
+    size: Size,
+    width: CounterWidth,
+}
+
+impl Builder {
+    /// For `n` items at false-positive rate `p`: Guava's sizing, one
+    /// counter per bit of Guava's filter (`m` a multiple of 64).
+    pub fn rate(n: u64, p: f64) -> Builder {
+        Builder::sized(Size::Rate { n, p })
+    }
+
+    /// `m` counters and `k` probes per key.
+    pub fn counters(m: u64, k: u32) -> Builder {
+        Builder::sized(Size::Bits { m, k })
+    }
+
+    /// With a [`Size`].
+    pub fn sized(size: Size) -> Builder {
+        Builder { config: Config::default(), size, width: CounterWidth::Four }
+    }
+
+    /// Sets the whole hashing configuration.
+    pub fn config(mut self, config: Config) -> Builder {
+        self.config = config;
+        self
+    }
+
+    /// Sets the hash family.
+    pub fn family(mut self, family: Family) -> Builder {
+        self.config.family = family;
+        self
+    }
+
+    /// Sets the seed.
+    pub fn seed(mut self, seed: i128) -> Builder {
+        self.config.seed = seed;
+        self
+    }
+
+    /// Sets the index strategy.
+    pub fn strategy(mut self, strategy: Strategy) -> Builder {
+        self.config.strategy = strategy;
+        self
+    }
+
+    /// Sets the range reduction.
+    pub fn reduction(mut self, reduction: Reduction) -> Builder {
+        self.config.reduction = reduction;
+        self
+    }
+
+    /// Sets the counter width.
+    pub fn width(mut self, width: CounterWidth) -> Builder {
+        self.width = width;
+        self
+    }
+
+    /// Builds the filter (all counters zero).
+    pub fn build(self) -> Result<CountingBloomFilter> {
+        let (m, k) = self.size.resolve()?;
+        CountingBloomFilter::with_config(self.config, self.width, m, k)
+    }
+}
+
+/// Word index and shift of counter `p` for a width of `2^lw` bits.
+#[inline(always)]
+fn locate(p: u64, lw: u32) -> (usize, u64) {
+    ((p >> (6 - lw)) as usize, (p << lw) & 63)
+}
+
+impl CountingBloomFilter {
+    /// A filter for `n` items at false-positive rate `p` (Guava's sizing:
+    /// `m` counters where Guava would use `m` bits), default [`Config`],
+    /// 4-bit counters.
+    pub fn new(n: u64, p: f64) -> Result<CountingBloomFilter> {
+        Builder::rate(n, p).build()
+    }
+
+    /// `m` counters, `k` probes, default [`Config`], 4-bit counters.
+    pub fn with_counters(m: u64, k: u32) -> Result<CountingBloomFilter> {
+        Builder::counters(m, k).build()
+    }
+
+    /// A [`Builder`] for `n` items at rate `p`.
+    pub fn builder(n: u64, p: f64) -> Builder {
+        Builder::rate(n, p)
+    }
+
+    /// A [`Builder`] for `m` counters and `k` probes.
+    pub fn builder_counters(m: u64, k: u32) -> Builder {
+        Builder::counters(m, k)
+    }
+
+    /// `m` counters of `width` bits, `k` probes (1..=[`MAX_K`]), hashing
+    /// by `config`. Errors on `m = 0`, a bad `k`, a configuration the
+    /// hash crate refuses, or counters that cannot be allocated.
+    pub fn with_config(
+        config: Config,
+        width: CounterWidth,
+        m: u64,
+        k: u32,
+    ) -> Result<CountingBloomFilter> {
+        check_k(k)?;
+        let probes = Probes::new(&config, k, m)?;
+        let words = zeroed_words(width, m)?;
+        Ok(CountingBloomFilter {
+            words,
+            width,
+            probes,
+            stats: Stats::default(),
+        })
+    }
+
+    /// A filter from its parts (what the reader decoded): `words` must be
+    /// the packed counters of `m` counters of `width` bits, with zero
+    /// padding after the last counter.
+    pub(crate) fn from_parts(
+        config: Config,
+        width: CounterWidth,
+        m: u64,
+        k: u32,
+        words: Vec<u64>,
+        stats: Stats,
+    ) -> Result<CountingBloomFilter> {
+        check_k(k)?;
+        let probes = Probes::new(&config, k, m)?;
+        let expected = width.words_for(m);
+        if expected != Some(words.len() as u64) {
+            return Err(Error::corrupt(
+                "word count",
+                words.len(),
+                "does not match m and the counter width",
+            ));
+        }
+        let used = m % u64::from(width.per_word());
+        if used != 0
+            && let Some(&last) = words.last()
+            && last >> (used << width.log2()) != 0
+        {
+            return Err(Error::corrupt(
+                "counters",
+                format!("{last:#018x}"),
+                "non-zero padding after the last counter",
+            ));
+        }
+        Ok(CountingBloomFilter { words, width, probes, stats })
+    }
+
+    /// The hashing configuration (seed as the family uses it).
+    pub fn config(&self) -> Config {
+        self.probes.config()
+    }
+
+    /// Number of counters, `m`.
+    #[inline]
+    pub fn counters(&self) -> u64 {
+        self.probes.m()
+    }
+
+    /// Probes per key, `k`.
+    #[inline]
+    pub fn hash_count(&self) -> u32 {
+        self.probes.k()
+    }
+
+    /// Bits per counter.
+    pub fn counter_width(&self) -> CounterWidth {
+        self.width
+    }
+
+    /// The packed counters (see [`CounterWidth`] for the layout).
+    pub fn words(&self) -> &[u64] {
+        &self.words
+    }
+
+    /// What has happened to the filter.
+    pub fn stats(&self) -> Stats {
+        self.stats
+    }
+
+    /// Counter `i`, or `None` beyond `m`.
+    pub fn counter(&self, i: u64) -> Option<u64> {
+        if i >= self.counters() {
+            return None;
+        }
+        let (w, sh) = locate(i, self.width.log2());
+        Some((self.words[w] >> sh) & self.width.max())
+    }
+
+    /// The key's counter indices in probe order (may repeat).
+    pub fn positions<T: Funnel + ?Sized>(&self, key: &T) -> Vec<u64> {
+        let mut out = Vec::with_capacity(self.hash_count() as usize);
+        key.with_bytes(|b| {
+            self.probes.walk(b, |_, p| {
+                out.push(p);
+                true
+            })
+        });
+        out
+    }
+
+    /// Inserts a typed key (funnelled as Guava would); returns whether any
+    /// counter changed (false only when all its counters are saturated).
+    #[inline]
+    pub fn insert<T: Funnel + ?Sized>(&mut self, key: &T) -> bool {
+        key.with_bytes(|b| self.insert_bytes(b))
+    }
+
+    /// Whether a typed key may be in the filter.
+    #[inline]
+    pub fn contains<T: Funnel + ?Sized>(&self, key: &T) -> bool {
+        key.with_bytes(|b| self.contains_bytes(b))
+    }
+
+    /// Removes one occurrence of a typed key; see
+    /// [`remove_bytes`](Self::remove_bytes).
+    #[inline]
+    pub fn remove<T: Funnel + ?Sized>(&mut self, key: &T) -> Result<()> {
+        key.with_bytes(|b| self.remove_bytes(b))
+    }
+
+    /// The minimum of the key's counters: an upper bound on how many times
+    /// it was inserted (minus removed), exact unless other keys share all
+    /// its counters. A result of [`CounterWidth::max`] means "at least".
+    #[inline]
+    pub fn count_estimate<T: Funnel + ?Sized>(&self, key: &T) -> u64 {
+        key.with_bytes(|b| self.count_estimate_bytes(b))
+    }
+
+    /// Inserts a key given as bytes: increments the counter of each probe
+    /// (twice for a counter two probes share). A saturated counter stays
+    /// at its maximum and the lost increment is counted in
+    /// [`Stats::saturation_events`].
+    #[inline]
+    pub fn insert_bytes(&mut self, key: &[u8]) -> bool {
+        let (k, m, l) = (self.hash_count(), self.counters(), self.lanes());
+        let lost = match self.probes.ms_start(key) {
+            Some((x, y, e)) if k <= MAX_UNROLLED_K => {
+                let words = &mut self.words[..];
+                unrolled!(k, e, l.lw, add, (words, m, x, y), 0)
+            }
+            _ => self.insert_walk(key),
+        };
+        self.stats.inserts = self.stats.inserts.saturating_add(1);
+        self.stats.saturation_events =
+            self.stats.saturation_events.saturating_add(lost);
+        lost < u64::from(k)
+    }
+
+    /// [`insert_bytes`](Self::insert_bytes) through the generic walk;
+    /// returns the increments lost.
+    fn insert_walk(&mut self, key: &[u8]) -> u64 {
+        let l = self.lanes();
+        let words = &mut self.words;
+        let mut lost = 0u64;
+        self.probes.walk(key, |_, p| {
+            let (w, sh) = l.locate(p);
+            let word = &mut words[w];
+            let full = u64::from((*word >> sh) & l.max == l.max);
+            *word += (full ^ 1) << sh;
+            lost += full;
+            true
+        });
+        lost
+    }
+
+    #[inline(always)]
+    fn lanes(&self) -> Lanes {
+        Lanes { lw: self.width.log2(), max: self.width.max() }
+    }
+
+    /// Whether a key given as bytes may be in the filter: all its counters
+    /// are non-zero.
+    #[inline]
+    pub fn contains_bytes(&self, key: &[u8]) -> bool {
+        let (k, m, l) = (self.hash_count(), self.counters(), self.lanes());
+        let words = &self.words[..];
+        match self.probes.ms_start(key) {
+            Some((x, y, e)) if k <= MAX_UNROLLED_K => {
+                unrolled!(k, e, l.lw, query, (words, m, x, y), false)
+            }
+            _ => self.probes.walk(key, |_, p| {
+                let (w, sh) = l.locate(p);
+                (words[w] >> sh) & l.max != 0
+            }),
+        }
+    }
+
+    /// Answers [`contains`](Self::contains) for many keys into `out` (as
+    /// many as the shorter of the two). Keys are hashed a batch at a time
+    /// before probing, so the cache misses of a batch overlap on filters
+    /// larger than the CPU cache.
+    pub fn contains_many<T: Funnel>(&self, keys: &[T], out: &mut [bool]) {
+        if !self.probes.digest_only() {
+            for (k, o) in keys.iter().zip(out.iter_mut()) {
+                *o = self.contains(k);
+            }
+            return;
+        }
+        let (lw, max) = (self.width.log2(), self.width.max());
+        let words = &self.words[..];
+        let mut ds = [Digest::default(); BATCH];
+        for (chunk, outs) in keys.chunks(BATCH).zip(out.chunks_mut(BATCH)) {
+            for (d, key) in ds.iter_mut().zip(chunk) {
+                *d = key.with_bytes(|b| self.probes.digest(b));
+            }
+            for (&d, o) in ds.iter().zip(outs.iter_mut()) {
+                *o = self.probes.walk_digest(d, |_, p| {
+                    let (w, sh) = locate(p, lw);
+                    (words[w] >> sh) & max != 0
+                });
+            }
+        }
+    }
+
+    /// [`count_estimate`](Self::count_estimate) of a key given as bytes.
+    pub fn count_estimate_bytes(&self, key: &[u8]) -> u64 {
+        let (lw, max) = (self.width.log2(), self.width.max());
+        let words = &self.words[..];
+        let mut min = max;
+        self.probes.walk(key, |_, p| {
+            let (w, sh) = locate(p, lw);
+            min = min.min((words[w] >> sh) & max);
+            min != 0
+        });
+        min
+    }
+
+    /// Removes one occurrence of a key given as bytes: decrements the
+    /// counter of each probe, except saturated counters, which stay (and
+    /// are counted in [`Stats::skipped_decrements`]).
+    ///
+    /// If the key is certainly absent (a zero counter, or a counter shared
+    /// by `r` of its probes holding less than `r`), returns
+    /// [`Error::NotPresent`], changes no counter and counts the refusal in
+    /// [`Stats::rejected_removes`].
+    ///
+    /// **A successful remove does not prove the key was inserted.** A key
+    /// that was never inserted but is a false positive passes the check,
+    /// and removing it decrements counters that belong to other keys:
+    /// some may fall to zero, making those keys false negatives. Only
+    /// remove keys you know are in the filter (crate docs, "Deletes").
+    pub fn remove_bytes(&mut self, key: &[u8]) -> Result<()> {
+        let (k, m, l) = (self.hash_count(), self.counters(), self.lanes());
+        let done = match self.probes.ms_start(key) {
+            Some((x, y, e)) if k <= MAX_UNROLLED_K => {
+                let words = &mut self.words[..];
+                unrolled!(k, e, l.lw, sub, (words, m, x, y), Ok(0))
+            }
+            _ => self.remove_walk(key),
+        };
+        match done {
+            Ok(skipped) => {
+                self.stats.removes += 1;
+                self.stats.skipped_decrements += skipped;
+                Ok(())
+            }
+            Err((probe, counter)) => {
+                self.stats.rejected_removes += 1;
+                Err(Error::NotPresent { counter, probe, value: 0 })
+            }
+        }
+    }
+
+    /// [`remove_bytes`](Self::remove_bytes) through the generic walk: one
+    /// pass of decrements; at a zero counter, the decrements before it
+    /// are undone (a decremented counter is below the maximum, a skipped
+    /// one still at it) and the probe is returned.
+    fn remove_walk(
+        &mut self,
+        key: &[u8],
+    ) -> std::result::Result<u64, (u32, u64)> {
+        let l = self.lanes();
+        let mut skipped = 0u64;
+        let mut zero = None;
+        {
+            let words = &mut self.words;
+            self.probes.walk(key, |i, p| {
+                let (w, sh) = l.locate(p);
+                let word = &mut words[w];
+                let c = (*word >> sh) & l.max;
+                if c == 0 {
+                    zero = Some((i, p));
+                    return false;
+                }
+                let full = u64::from(c == l.max);
+                *word -= (full ^ 1) << sh;
+                skipped += full;
+                true
+            });
+        }
+        let Some((probe, counter)) = zero else {
+            return Ok(skipped);
+        };
+        let words = &mut self.words;
+        self.probes.walk(key, |i, p| {
+            if i >= probe {
+                return false;
+            }
+            let (w, sh) = l.locate(p);
+            if (words[w] >> sh) & l.max != l.max {
+                words[w] += 1 << sh;
+            }
+            true
+        });
+        Err((probe, counter))
+    }
+
+    /// Number of non-zero counters (the bits a standard filter would have
+    /// set).
+    pub fn nonzero_counters(&self) -> u64 {
+        let w = self.width;
+        self.words
+            .iter()
+            .map(|&x| u64::from(w.nonzero_lanes(x).count_ones()))
+            .sum()
+    }
+
+    /// Number of saturated counters (at [`CounterWidth::max`]).
+    pub fn saturated_counters(&self) -> u64 {
+        let w = self.width;
+        self.words
+            .iter()
+            .map(|&x| u64::from(w.saturated_lanes(x).count_ones()))
+            .sum()
+    }
+
+    /// Fraction of counters non-zero, in [0, 1].
+    pub fn fill(&self) -> f64 {
+        self.nonzero_counters() as f64 / self.counters() as f64
+    }
+
+    /// Number of distinct live keys, estimated from the fill (Swamidass &
+    /// Baldi 2007): `−(m/k)·ln(1 − X/m)` with `X` the non-zero counters.
+    pub fn estimated_count(&self) -> f64 {
+        theory::estimate_count(
+            self.counters(),
+            self.hash_count(),
+            self.nonzero_counters(),
+        )
+    }
+
+    /// The false-positive probability the current fill implies,
+    /// `(X/m)^k` (Guava's `expectedFpp` on [`to_standard`](Self::to_standard)).
+    pub fn expected_fpp(&self) -> f64 {
+        theory::guava_expected_fpp(
+            self.nonzero_counters(),
+            self.counters(),
+            self.hash_count(),
+        )
+    }
+
+    /// Heap bytes of the counters: `m·bits/8` rounded up to whole `u64`
+    /// words.
+    pub fn bytes_of_memory(&self) -> usize {
+        self.words.len() * 8
+    }
+
+    /// Sets every counter to zero and the statistics to zero.
+    pub fn clear(&mut self) {
+        self.words.fill(0);
+        self.stats = Stats::default();
+    }
+
+    /// The standard filter with a bit set wherever a counter is non-zero,
+    /// same `m`, `k` and [`Config`]. Without saturated counters and
+    /// removed false positives it equals, bit for bit, the
+    /// [`BloomFilter`] built from the live keys; otherwise it is a
+    /// superset of it (it still contains every live key).
+    pub fn to_standard(&self) -> Result<BloomFilter> {
+        let m = self.counters();
+        let w = self.width;
+        let (lw, per) = (w.log2(), u64::from(w.per_word()));
+        let n_words = usize::try_from(m.div_ceil(64)).map_err(|_| {
+            Error::invalid("m", m, "too large for this machine")
+        })?;
+        let mut bits: Vec<u64> = Vec::new();
+        bits.try_reserve_exact(n_words)
+            .map_err(|_| Error::invalid("m", m, "cannot allocate the bits"))?;
+        bits.resize(n_words, 0);
+        for (wi, &x) in self.words.iter().enumerate() {
+            let mut lanes = w.nonzero_lanes(x);
+            let base = wi as u64 * per;
+            while lanes != 0 {
+                let i = base + u64::from(lanes.trailing_zeros() >> lw);
+                bits[(i >> 6) as usize] |= 1 << (i & 63);
+                lanes &= lanes - 1;
+            }
+        }
+        let bits = BitArray::from_words(m, bits)?;
+        Ok(BloomFilter::from_bit_array(
+            self.config(),
+            self.hash_count(),
+            bits,
+        )?)
+    }
+
+    /// Checks that `other` has the same `m`, `k`, counter width, family,
+    /// seed, strategy and reduction.
+    pub fn check_compatible(&self, other: &CountingBloomFilter) -> Result<()> {
+        let diff = |what, l: String, r: String| {
+            Err(Error::Incompatible { what, left: l, right: r })
+        };
+        let (a, b) = (self.config(), other.config());
+        if self.counters() != other.counters() {
+            return diff(
+                "m",
+                self.counters().to_string(),
+                other.counters().to_string(),
+            );
+        }
+        if self.hash_count() != other.hash_count() {
+            return diff(
+                "k",
+                self.hash_count().to_string(),
+                other.hash_count().to_string(),
+            );
+        }
+        if self.width != other.width {
+            return diff(
+                "counter bits",
+                self.width.to_string(),
+                other.width.to_string(),
+            );
+        }
+        if a.family != b.family {
+            return diff("family", a.family.to_string(), b.family.to_string());
+        }
+        if a.seed != b.seed {
+            return diff("seed", a.seed.to_string(), b.seed.to_string());
+        }
+        if a.strategy != b.strategy {
+            return diff(
+                "strategy",
+                a.strategy.to_string(),
+                b.strategy.to_string(),
+            );
+        }
+        if a.reduction != b.reduction {
+            return diff(
+                "reduction",
+                a.reduction.to_string(),
+                b.reduction.to_string(),
+            );
+        }
+        Ok(())
+    }
+
+    /// Adds `other`'s counters to this filter's, saturating: the filter of
+    /// both key multisets. A sum above the maximum saturates the counter
+    /// and counts the excess in [`Stats::saturation_events`]; a saturated
+    /// operand gives a saturated result. The statistics are added.
+    pub fn union(&mut self, other: &CountingBloomFilter) -> Result<()> {
+        self.check_compatible(other)?;
+        let w = self.width;
+        let (bits, max, per) = (w.bits(), w.max(), w.per_word());
+        let mut lost = 0u64;
+        for (a, &b) in self.words.iter_mut().zip(&other.words) {
+            if b == 0 {
+                continue;
+            }
+            let mut out = 0u64;
+            for lane in 0..per {
+                let sh = lane * bits;
+                let (x, y) = ((*a >> sh) & max, (b >> sh) & max);
+                let s = if x == max || y == max {
+                    // Unknown beyond the maximum: it stays saturated.
+                    lost += if x == max { y } else { x };
+                    max
+                } else if x + y > max {
+                    lost += x + y - max;
+                    max
+                } else {
+                    x + y
+                };
+                out |= s << sh;
+            }
+            *a = out;
+        }
+        self.stats = self.stats.merged(other.stats, lost);
+        Ok(())
+    }
+}
+
+fn check_k(k: u32) -> Result<()> {
+    if k == 0 || k > MAX_K {
+        return Err(Error::invalid("k", k, "must be in 1..=255"));
+    }
+    Ok(())
+}
+
+/// Zeroed words for `m` counters, or an error (not an abort) when they
+/// cannot be allocated.
+fn zeroed_words(width: CounterWidth, m: u64) -> Result<Vec<u64>> {
+    if m == 0 {
+        return Err(Error::invalid("m", m, "must be at least 1"));
+    }
+    let words = width
+        .words_for(m)
+        .and_then(|w| usize::try_from(w).ok())
+        .ok_or_else(|| Error::invalid("m", m, "too large for this machine"))?;
+    let mut v: Vec<u64> = Vec::new();
+    v.try_reserve_exact(words)
+        .map_err(|_| Error::invalid("m", m, "cannot allocate the counters"))?;
+    v.resize(words, 0);
+    Ok(v)
+}
+
+impl Filter for CountingBloomFilter {
+    fn variant(&self) -> &'static str {
+        "counting"
+    }
+
+    #[inline]
+    fn insert_bytes(&mut self, key: &[u8]) -> bool {
+        CountingBloomFilter::insert_bytes(self, key)
+    }
+
+    #[inline]
+    fn contains_bytes(&self, key: &[u8]) -> bool {
+        CountingBloomFilter::contains_bytes(self, key)
+    }
+
+    fn bits(&self) -> u64 {
+        self.counters()
+    }
+
+    fn hash_count(&self) -> u32 {
+        CountingBloomFilter::hash_count(self)
+    }
+
+    fn bits_set(&self) -> u64 {
+        self.nonzero_counters()
+    }
+
+    fn fill(&self) -> f64 {
+        CountingBloomFilter::fill(self)
+    }
+
+    fn estimated_count(&self) -> f64 {
+        CountingBloomFilter::estimated_count(self)
+    }
+
+    fn expected_fpp(&self) -> f64 {
+        CountingBloomFilter::expected_fpp(self)
+    }
+
+    fn bytes_of_memory(&self) -> usize {
+        CountingBloomFilter::bytes_of_memory(self)
+    }
+
+    fn contains_u64_batch(&self, keys: &[u64], out: &mut [bool]) {
+        self.contains_many(keys, out);
+    }
+
+    fn contains_batch(&self, keys: &[&[u8]], out: &mut [bool]) {
+        self.contains_many(keys, out);
+    }
+}

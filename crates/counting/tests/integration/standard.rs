@@ -1,0 +1,90 @@
+// to_standard() against bloomlab-standard's BloomFilter, bit for bit, for
+// every kind of configuration and every counter width.
+
+use bloomlab_counting::{Config, CounterWidth, CountingBloomFilter};
+use bloomlab_hash::{Family, Reduction, Strategy};
+use bloomlab_standard::BloomFilter;
+
+fn configs() -> Vec<Config> {
+    vec![
+        Config::default(),
+        Config::default().with_seed(12345),
+        Config::default().with_strategy(Strategy::Double),
+        Config::guava(Strategy::GuavaMitz64),
+        Config::guava(Strategy::GuavaMitz32),
+        Config::default()
+            .with_family(Family::Xxh64)
+            .with_strategy(Strategy::Independent)
+            .with_seed(7),
+        Config::default()
+            .with_family(Family::Murmur64A)
+            .with_strategy(Strategy::RedisBloom),
+        Config::default()
+            .with_family(Family::Murmur3X86_32)
+            .with_strategy(Strategy::Redisson)
+            .with_reduction(Reduction::Modulo),
+        Config::default()
+            .with_family(Family::Fnv1a64)
+            .with_strategy(Strategy::EnhancedDouble)
+            .with_reduction(Reduction::Modulo),
+    ]
+}
+
+/// Insert 3000 keys, remove the first 1000, insert 500 more: the counting
+/// filter's snapshot equals the standard filter of the 2500 live keys.
+#[test]
+fn equals_the_standard_filter_of_the_live_keys() {
+    for config in configs() {
+        for width in [CounterWidth::Four, CounterWidth::Eight] {
+            let mut f = CountingBloomFilter::builder(3000, 0.02)
+                .config(config)
+                .width(width)
+                .build()
+                .unwrap();
+            for i in 0..3000u64 {
+                f.insert(&i);
+            }
+            for i in 0..1000u64 {
+                f.remove(&i).unwrap();
+            }
+            for i in 10_000..10_500u64 {
+                f.insert(&format!("key-{i}"));
+            }
+            assert_eq!(f.saturated_counters(), 0);
+            let mut g =
+                BloomFilter::with_config(config, f.counters(), f.hash_count())
+                    .unwrap();
+            for i in 1000..3000u64 {
+                g.insert(&i);
+            }
+            for i in 10_000..10_500u64 {
+                g.insert(&format!("key-{i}"));
+            }
+            let s = f.to_standard().unwrap();
+            assert_eq!(s, g, "{config:?} {width}");
+            assert_eq!(s.config(), g.config());
+            // Same positions, in the same order.
+            assert_eq!(f.positions("probe"), g.positions("probe"));
+        }
+    }
+}
+
+/// Without removes, saturation does not matter: a counter is non-zero
+/// exactly when some key probed it.
+#[test]
+fn two_bit_counters_without_removes_match_too() {
+    for config in configs() {
+        let mut f = CountingBloomFilter::builder_counters(2000, 4)
+            .config(config)
+            .width(CounterWidth::Two)
+            .build()
+            .unwrap();
+        let mut g = BloomFilter::with_config(config, 2000, 4).unwrap();
+        for i in 0..1500u64 {
+            f.insert(&i);
+            g.insert(&i);
+        }
+        assert!(f.saturated_counters() > 0);
+        assert_eq!(f.to_standard().unwrap(), g, "{config:?}");
+    }
+}

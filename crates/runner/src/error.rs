@@ -1,0 +1,67 @@
+//! The runner library's errors.
+
+use std::path::PathBuf;
+
+/// What can go wrong while loading, running or reporting an experiment.
+///
+/// Every variant prints as one line that names the file and the problem.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// The experiment file is not valid TOML or does not match the schema
+    /// (unknown key, wrong type); `line` and `column` are 1-based.
+    #[error("{path}:{line}:{column}: {message}")]
+    Syntax {
+        /// The experiment file.
+        path: String,
+        /// 1-based line of the problem.
+        line: usize,
+        /// 1-based column of the problem.
+        column: usize,
+        /// What is wrong.
+        message: String,
+    },
+    /// The experiment parses but asks for something impossible (p outside
+    /// (0, 1), n = 0, an empty grid, an unknown name, a missing key file).
+    #[error("{path}: {message}")]
+    Invalid {
+        /// The experiment file.
+        path: String,
+        /// What is wrong.
+        message: String,
+    },
+    /// Reading or writing a file failed.
+    #[error("{}: {source}", path.display())]
+    Io {
+        /// The file or directory.
+        path: PathBuf,
+        /// The underlying error.
+        source: std::io::Error,
+    },
+    /// A results file could not be read or written as CSV or JSON.
+    #[error("{}: {message}", path.display())]
+    Format {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong.
+        message: String,
+    },
+    /// A chart could not be drawn.
+    #[error("chart {chart}: {message}")]
+    Chart {
+        /// The chart's file stem.
+        chart: String,
+        /// What went wrong.
+        message: String,
+    },
+}
+
+impl Error {
+    /// An [`Error::Io`] for `path`.
+    pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Error {
+        Error::Io { path: path.into(), source }
+    }
+}
+
+/// The runner library's result type.
+pub type Result<T, E = Error> = std::result::Result<T, E>;

@@ -1,0 +1,273 @@
+//! `report.html`: one self-contained page (SVG charts inlined) with the
+//! experiment, its parameters, a summary table, every chart, the
+//! invariants and whether they held, and the provenance. Everything is
+//! derived from `results.csv` (and `run.json` for the experiment itself),
+//! so [`rebuild`] regenerates charts and report from a results folder.
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+use crate::charts::{self, ChartKind, Drawn};
+use crate::results::{self, Check, Row, Summary};
+use crate::sweep::{self, RunInfo};
+use crate::{Error, Result};
+
+/// Draws the charts into `dir/charts/` and writes `dir/report.html`.
+/// Records the chart stems drawn in `info.charts` when none were
+/// declared.
+pub fn write_all(
+    dir: &Path,
+    info: &mut RunInfo,
+    rows: &[Row],
+    sums: &[Summary],
+) -> Result<Vec<Drawn>> {
+    let kinds: Option<Vec<ChartKind>> = info.charts.as_ref().map(|names| {
+        names.iter().filter_map(|n| ChartKind::from_name(n).ok()).collect()
+    });
+    let specs = charts::specs(kinds.as_deref(), sums);
+    let drawn = charts::draw_all(&dir.join("charts"), &specs)?;
+    let html = html(info, rows, sums, &drawn);
+    sweep::write_atomic(&dir.join("report.html"), html.as_bytes())?;
+    Ok(drawn)
+}
+
+/// Rebuilds charts and `report.html` in `dir` from `dir/results.csv` and
+/// `dir/run.json`. Returns the summaries and invariant checks.
+pub fn rebuild(dir: &Path) -> Result<(Vec<Summary>, Vec<Check>)> {
+    let csv = dir.join("results.csv");
+    if !csv.is_file() {
+        return Err(Error::Format {
+            path: csv,
+            message: "no results here (expected the output folder of \
+                      `bloomlab run`)"
+                .into(),
+        });
+    }
+    let rows = results::read(&csv)?;
+    let mut info = sweep::read_info(&dir.join("run.json"))?;
+    let sums = results::summarise(&rows, info.confidence);
+    let checks = results::check(&info.invariants, &sums);
+    info.checks = checks.clone();
+    write_all(dir, &mut info, &rows, &sums)?;
+    Ok((sums, checks))
+}
+
+/// Escapes text for HTML.
+pub fn esc(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+/// A rate with 3 significant digits.
+pub fn rate(x: f64) -> String {
+    if !x.is_finite() {
+        return "–".into();
+    }
+    if x == 0.0 {
+        return "0".into();
+    }
+    format!("{x:.3e}")
+}
+
+fn num(x: f64, digits: usize) -> String {
+    if x.is_finite() { format!("{x:.digits$}") } else { "–".into() }
+}
+
+const STYLE: &str = "body{font-family:system-ui,-apple-system,'DejaVu Sans',\
+sans-serif;max-width:1100px;margin:2em auto;padding:0 1em;color:#222}\
+table{border-collapse:collapse;font-size:13px;margin:1em 0}\
+th,td{border:1px solid #ccc;padding:3px 6px;text-align:right}\
+th{background:#f3f3f3}td.l,th.l{text-align:left}\
+.ok{color:#1a7f37;font-weight:bold}.bad{color:#c0392b;font-weight:bold}\
+.muted{color:#777}figure{margin:2em 0}figure svg{max-width:100%;height:auto}\
+pre{background:#f7f7f7;padding:1em;overflow:auto;font-size:12px}\
+.scroll{overflow-x:auto}";
+
+fn html(
+    info: &RunInfo,
+    rows: &[Row],
+    sums: &[Summary],
+    drawn: &[Drawn],
+) -> String {
+    let mut h = String::new();
+    let _ = write!(
+        h,
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
+         <title>bloomlab: {name}</title><style>{STYLE}</style></head><body>\n\
+         <h1>bloomlab experiment <code>{name}</code></h1>\n<p>{desc}</p>\n",
+        name = esc(&info.experiment),
+        desc = esc(&info.description),
+    );
+    if let Some(a) = &info.analysis {
+        let _ = writeln!(h, "<h3>What to look for</h3><p>{}</p>", esc(a));
+    }
+    if info.quick {
+        h.push_str(
+            "<p class=\"bad\">Quick run (--quick or verify): fewer trials \
+             and queries than the experiment declares.</p>\n",
+        );
+    }
+
+    // Invariants.
+    h.push_str("<h2>Invariants</h2>\n");
+    if info.checks.is_empty() {
+        h.push_str("<p class=\"muted\">The experiment declares none.</p>\n");
+    } else {
+        h.push_str(
+            "<table><tr><th class=\"l\">invariant</th><th class=\"l\">bound\
+             </th><th>held</th><th>points checked</th><th>failed</th>\
+             <th class=\"l\">detail</th></tr>\n",
+        );
+        for c in &info.checks {
+            let _ = writeln!(
+                h,
+                "<tr><td class=\"l\">{}</td><td class=\"l\">{}</td><td \
+                 class=\"{}\">{}</td><td>{}</td><td>{}</td><td class=\"l\">\
+                 {}</td></tr>",
+                esc(&c.name),
+                esc(&c.bound),
+                if c.held { "ok" } else { "bad" },
+                if c.held { "yes" } else { "NO" },
+                c.checked,
+                c.failed,
+                esc(&c.detail)
+            );
+        }
+        h.push_str("</table>\n");
+    }
+    let errors = rows.iter().filter(|r| !r.err.is_empty()).count();
+    if errors > 0 {
+        let _ = writeln!(
+            h,
+            "<p>{errors} of {} trials failed (rows with <code>err</code>; \
+             see the table below).</p>",
+            rows.len()
+        );
+    }
+
+    // Summary.
+    h.push_str(
+        "<h2>Summary by grid point</h2>\n<p class=\"muted\">FPR is the \
+         mean of the per-filter rates; the interval is the Clopper–Pearson \
+         interval for one filter, mean ± z·SE for several (SE: model-based \
+         under 20 filters, cluster-robust from 20). z compares the mean \
+         with the matching formula; z classical with (1−e<sup>−kn/m</sup>)\
+         <sup>k</sup>. Rows in grey are not asserted to match (double \
+         hashing on small filters, weak or 32-bit hashes).</p>\n\
+         <div class=\"scroll\"><table>\n<tr><th>#</th><th class=\"l\">design\
+         </th><th class=\"l\">keys</th><th>n</th><th>m</th><th>m/n</th>\
+         <th>k</th><th>filters</th><th>queries</th><th>FP</th><th>FN</th>\
+         <th>FPR</th><th>interval</th><th class=\"l\">formula</th>\
+         <th>theory</th><th>z</th><th>z classical</th><th>insert ns</th>\
+         <th>query ns</th><th class=\"l\">err</th></tr>\n",
+    );
+    for s in sums {
+        let cls = if s.asserted { "" } else { " class=\"muted\"" };
+        let _ = writeln!(
+            h,
+            "<tr{cls}><td>{}</td><td class=\"l\">{}</td><td class=\"l\">{}\
+             </td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>\
+             <td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{} – {}</td>\
+             <td class=\"l\">{}</td><td>{}</td><td>{}</td><td>{}</td>\
+             <td>{}</td><td>{}</td><td class=\"l\">{}</td></tr>",
+            s.point,
+            esc(&s.label),
+            esc(&s.first.key_set),
+            s.first.n,
+            num(s.m, 0),
+            num(s.bits_per_element(), 2),
+            s.k,
+            s.trials,
+            s.queries,
+            s.false_positives,
+            s.false_negatives,
+            rate(s.fpr),
+            rate(s.lo),
+            rate(s.hi),
+            esc(&s.formula),
+            rate(s.theory),
+            num(s.z, 2),
+            num(s.z_classical, 1),
+            num(s.insert_ns, 1),
+            num(s.query_ns, 1),
+            esc(&s.error)
+        );
+    }
+    h.push_str("</table></div>\n");
+
+    // Charts.
+    h.push_str("<h2>Charts</h2>\n");
+    if drawn.is_empty() {
+        h.push_str(
+            "<p class=\"muted\">No chart applies to these results.</p>\n",
+        );
+    }
+    for d in drawn {
+        let svg = d.svg.find("<svg").map_or(d.svg.as_str(), |i| &d.svg[i..]);
+        let _ = writeln!(
+            h,
+            "<figure id=\"{stem}\">{svg}<figcaption>{title} (<a \
+             href=\"charts/{stem}.svg\">SVG</a>, <a \
+             href=\"charts/{stem}.png\">PNG</a>)</figcaption></figure>",
+            stem = esc(&d.stem),
+            title = esc(&d.title),
+        );
+    }
+
+    // Provenance.
+    h.push_str("<h2>Provenance</h2>\n<table>\n");
+    let rev = info.git_revision.as_deref().unwrap_or("unknown");
+    let provenance = [
+        ("bloomlab", format!("{} (git {rev})", info.bloomlab_version)),
+        ("command", info.command.clone()),
+        ("experiment file", info.path.clone()),
+        ("seed", info.seed.to_string()),
+        ("confidence", info.confidence.to_string()),
+        (
+            "machine",
+            format!(
+                "{} cores, {} {}, {} worker threads",
+                info.machine.cores,
+                info.machine.os,
+                info.machine.arch,
+                info.threads
+            ),
+        ),
+        ("started", info.started.clone()),
+        ("finished", info.finished.clone()),
+        (
+            "timings",
+            format!(
+                "trials {:.1} s, charts and report {:.1} s",
+                info.timings.trials, info.timings.report
+            ),
+        ),
+        ("grid points / trials", format!("{} / {}", info.points, info.trials)),
+        ("results", "results.csv (one row per trial), run.json".into()),
+    ];
+    for (k, v) in provenance {
+        let _ = writeln!(
+            h,
+            "<tr><th class=\"l\">{}</th><td class=\"l\">{}</td></tr>",
+            esc(k),
+            esc(&v)
+        );
+    }
+    h.push_str("</table>\n<h3>Experiment definition</h3>\n");
+    let _ = writeln!(h, "<pre>{}</pre>", esc(&info.source));
+    h.push_str(
+        "<p class=\"muted\">Rebuild this page from the CSV with <code>\
+         bloomlab report DIR</code>.</p>\n</body></html>\n",
+    );
+    h
+}

@@ -1,0 +1,748 @@
+//! `results.csv`: one row per trial; per-point summaries and invariant
+//! checks derived from the rows (so `bloomlab report` can rebuild them).
+//!
+//! Columns (header always written; empty cell = not applicable):
+//! parameters (`experiment` … `block_bits`), the built filter (`m`, `k`,
+//! `bytes`, `bits_set`), counts (`false_negatives`, `queries`,
+//! `false_positives`), the empirical rate with its Clopper–Pearson
+//! interval (`fpr`, `fpr_lo`, `fpr_hi`), the filter's own `(X/m)^k`
+//! (`expected_fpp`), every applicable formula (`fpr_classical`,
+//! `fpr_classical_discrete`, `fpr_exact`, `fpr_blocked`,
+//! `fpr_partitioned`), the matching one (`formula`, `fpr_theory`,
+//! `formula_asserted`), the model standard error of one filter's rate
+//! (`se_filter`) and its z-score (`z`), timings (`insert_ns_per_op`,
+//! `query_ns_per_op`, per core), `err`, and provenance
+//! (`bloomlab_version`, `seed`, `trial_seed`, `hash_seed`, `timestamp`).
+
+use std::collections::BTreeMap;
+use std::fs::File;
+use std::path::{Path, PathBuf};
+
+use bloomlab_core::stats;
+use serde::{Deserialize, Serialize};
+
+use crate::experiment::{Invariants, Plan, Point, Sizing};
+use crate::trial::Outcome;
+use crate::variants;
+use crate::{Error, Result};
+
+/// One results row: one trial (one filter).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Row {
+    /// Experiment name.
+    pub experiment: String,
+    /// Grid point index.
+    pub point: usize,
+    /// Trial index within the point.
+    pub trial: u32,
+    /// Variant.
+    pub variant: String,
+    /// Preset (empty: none).
+    pub preset: String,
+    /// Hash family.
+    pub family: String,
+    /// Index strategy (the blocked layout's own scheme for `blocked`).
+    pub strategy: String,
+    /// Range reduction.
+    pub reduction: String,
+    /// Key set.
+    pub key_set: String,
+    /// Keys inserted.
+    pub n: u64,
+    /// Requested bits per element (empty when sized by `fpp`).
+    pub bits_per_element: Option<f64>,
+    /// Requested false-positive rate (empty when sized by bits).
+    pub fpp: Option<f64>,
+    /// `optimal` or the requested k.
+    pub k_choice: String,
+    /// Block size (blocked only).
+    pub block_bits: Option<u64>,
+    /// Bits of the built filter.
+    pub m: Option<u64>,
+    /// Probes per key.
+    pub k: Option<u32>,
+    /// Heap bytes.
+    pub bytes: Option<u64>,
+    /// Bits set after inserting.
+    pub bits_set: Option<u64>,
+    /// Members not found.
+    pub false_negatives: Option<u64>,
+    /// Non-member queries.
+    pub queries: Option<u64>,
+    /// Non-members found.
+    pub false_positives: Option<u64>,
+    /// `false_positives / queries`.
+    pub fpr: Option<f64>,
+    /// Clopper–Pearson lower bound.
+    pub fpr_lo: Option<f64>,
+    /// Clopper–Pearson upper bound.
+    pub fpr_hi: Option<f64>,
+    /// The filter's own `(bits set / m)^k`.
+    pub expected_fpp: Option<f64>,
+    /// `(1 − e^{−kn/m})^k`.
+    pub fpr_classical: Option<f64>,
+    /// `(1 − (1 − 1/m)^{kn})^k`.
+    pub fpr_classical_discrete: Option<f64>,
+    /// Exact standard-filter rate.
+    pub fpr_exact: Option<f64>,
+    /// Blocked rate (blocked only).
+    pub fpr_blocked: Option<f64>,
+    /// Partitioned rate (partitioned only).
+    pub fpr_partitioned: Option<f64>,
+    /// Name of the matching formula.
+    pub formula: String,
+    /// Its value.
+    pub fpr_theory: Option<f64>,
+    /// Whether `fpr-consistent` applies to this construction.
+    pub formula_asserted: Option<bool>,
+    /// Model standard error of this filter's empirical rate:
+    /// `sqrt(p(1−p)/N + (p·k·sd(X)/E[X])²)`, `p` the matching formula.
+    pub se_filter: Option<f64>,
+    /// `(fpr − fpr_theory) / se_filter`.
+    pub z: Option<f64>,
+    /// Nanoseconds per insert (key generation included).
+    pub insert_ns_per_op: Option<f64>,
+    /// Nanoseconds per non-member query per core (key generation
+    /// included).
+    pub query_ns_per_op: Option<f64>,
+    /// Why the trial failed (empty: it did not).
+    pub err: String,
+    /// bloomlab version and git revision.
+    pub bloomlab_version: String,
+    /// Experiment seed.
+    pub seed: u64,
+    /// This trial's seed.
+    pub trial_seed: u64,
+    /// The filter's hash seed.
+    pub hash_seed: String,
+    /// When the trial finished (UTC, RFC 3339).
+    pub timestamp: String,
+}
+
+/// Columns that change from run to run of the same seed.
+pub const TIMING_COLUMNS: [&str; 3] =
+    ["insert_ns_per_op", "query_ns_per_op", "timestamp"];
+
+impl Row {
+    /// The row of trial `trial` of `point`.
+    pub fn new(
+        plan: &Plan,
+        point: &Point,
+        trial: u32,
+        outcome: std::result::Result<Outcome, String>,
+        version: &str,
+    ) -> Row {
+        let (bpe, fpp) = match point.sizing {
+            Sizing::BitsPerElement(c) => (Some(c), None),
+            Sizing::Fpp(p) => (None, Some(p)),
+        };
+        let mut row = Row {
+            experiment: plan.name.clone(),
+            point: point.index,
+            trial,
+            variant: point.variant.name().to_string(),
+            preset: point.preset.map_or("", |p| p.name()).to_string(),
+            family: point.family.name().to_string(),
+            strategy: variants::strategy_label(point).to_string(),
+            reduction: point.reduction.name().to_string(),
+            key_set: point.key_set.name(),
+            n: point.n,
+            bits_per_element: bpe,
+            fpp,
+            k_choice: point.k.to_string(),
+            block_bits: (point.block_bits > 0).then_some(point.block_bits),
+            m: None,
+            k: None,
+            bytes: None,
+            bits_set: None,
+            false_negatives: None,
+            queries: None,
+            false_positives: None,
+            fpr: None,
+            fpr_lo: None,
+            fpr_hi: None,
+            expected_fpp: None,
+            fpr_classical: None,
+            fpr_classical_discrete: None,
+            fpr_exact: None,
+            fpr_blocked: None,
+            fpr_partitioned: None,
+            formula: String::new(),
+            fpr_theory: None,
+            formula_asserted: None,
+            se_filter: None,
+            z: None,
+            insert_ns_per_op: None,
+            query_ns_per_op: None,
+            err: String::new(),
+            bloomlab_version: version.to_string(),
+            seed: plan.seed,
+            trial_seed: crate::trial::trial_seed(
+                plan.seed,
+                point.index,
+                trial,
+            ),
+            hash_seed: String::new(),
+            timestamp: crate::provenance::timestamp_now(),
+        };
+        let o = match outcome {
+            Ok(o) => o,
+            Err(e) => {
+                row.err = one_line(&e);
+                return row;
+            }
+        };
+        row.hash_seed = o.hash_seed.to_string();
+        row.m = Some(o.m);
+        row.k = Some(o.k);
+        row.bytes = Some(o.bytes);
+        row.bits_set = Some(o.bits_set);
+        row.false_negatives = Some(o.false_negatives);
+        row.queries = Some(o.queries);
+        row.false_positives = Some(o.false_positives);
+        let fpr = o.false_positives as f64 / o.queries as f64;
+        row.fpr = Some(fpr);
+        if let Ok(cp) = bloomlab_core::stats::clopper_pearson(
+            o.false_positives,
+            o.queries,
+            plan.confidence,
+        ) {
+            row.fpr_lo = Some(cp.lo);
+            row.fpr_hi = Some(cp.hi);
+        }
+        row.expected_fpp = Some(o.expected_fpp);
+        row.insert_ns_per_op = Some(round_sig(o.insert_ns));
+        row.query_ns_per_op = Some(round_sig(o.query_ns));
+        match variants::theory(point, o.m, o.k) {
+            Ok(t) => {
+                row.fpr_classical = Some(t.classical);
+                row.fpr_classical_discrete = Some(t.classical_discrete);
+                row.fpr_exact = t.exact;
+                row.fpr_blocked = t.blocked;
+                row.fpr_partitioned = t.partitioned;
+                row.formula = t.formula.to_string();
+                row.fpr_theory = Some(t.matching);
+                row.formula_asserted = Some(t.asserted);
+                let p = t.matching;
+                let var = p * (1.0 - p) / o.queries as f64
+                    + (p * t.filter_rel_sd).powi(2);
+                let se = var.sqrt();
+                row.se_filter = Some(se);
+                row.z = (se > 0.0).then(|| stats::z_score(fpr, p, se));
+            }
+            Err(e) => row.err = format!("theory: {}", one_line(&e)),
+        }
+        row
+    }
+
+    /// `m / n`, the real bits per element.
+    pub fn load_bits(&self) -> Option<f64> {
+        self.m.map(|m| m as f64 / self.n as f64)
+    }
+}
+
+fn one_line(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// Rounds timings to 4 significant digits (they are noisy anyway).
+fn round_sig(x: f64) -> f64 {
+    if x == 0.0 || !x.is_finite() {
+        return x;
+    }
+    let mag = 10f64.powi(3 - x.abs().log10().floor() as i32);
+    (x * mag).round() / mag
+}
+
+/// Streams rows to `DIR/results.csv.partial` in trial order, flushing
+/// each row, and renames it to `DIR/results.csv` when done: an aborted
+/// sweep leaves its data, a failed one never replaces earlier results.
+pub struct CsvSink {
+    writer: csv::Writer<File>,
+    partial: PathBuf,
+    target: PathBuf,
+    pending: BTreeMap<usize, Row>,
+    next: usize,
+    rows: Vec<Row>,
+}
+
+impl CsvSink {
+    /// Opens the partial file (failing here means the directory is not
+    /// writable; nothing has been touched).
+    pub fn create(dir: &Path) -> Result<CsvSink> {
+        let partial = dir.join("results.csv.partial");
+        let file =
+            File::create(&partial).map_err(|e| Error::io(&partial, e))?;
+        // The header is written by hand so that it is there even when no
+        // row follows.
+        let mut writer =
+            csv::WriterBuilder::new().has_headers(false).from_writer(file);
+        writer.write_record(header()).map_err(|e| csv_err(&partial, e))?;
+        writer.flush().map_err(|e| Error::io(&partial, e))?;
+        Ok(CsvSink {
+            writer,
+            partial,
+            target: dir.join("results.csv"),
+            pending: BTreeMap::new(),
+            next: 0,
+            rows: Vec::new(),
+        })
+    }
+
+    /// Accepts the row of task `index` (tasks are numbered in plan
+    /// order); writes every row now in order.
+    pub fn push(&mut self, index: usize, row: Row) -> Result<()> {
+        self.pending.insert(index, row);
+        while let Some(row) = self.pending.remove(&self.next) {
+            self.writer
+                .serialize(&row)
+                .map_err(|e| csv_err(&self.partial, e))?;
+            self.writer.flush().map_err(|e| Error::io(&self.partial, e))?;
+            self.rows.push(row);
+            self.next += 1;
+        }
+        Ok(())
+    }
+
+    /// Renames the partial file to `results.csv`; returns the rows.
+    pub fn finish(mut self) -> Result<Vec<Row>> {
+        self.writer.flush().map_err(|e| Error::io(&self.partial, e))?;
+        drop(self.writer);
+        std::fs::rename(&self.partial, &self.target)
+            .map_err(|e| Error::io(&self.target, e))?;
+        Ok(self.rows)
+    }
+}
+
+fn csv_err(path: &Path, e: csv::Error) -> Error {
+    Error::Format { path: path.to_path_buf(), message: e.to_string() }
+}
+
+/// The CSV header, in column order.
+pub fn header() -> Vec<&'static str> {
+    vec![
+        "experiment",
+        "point",
+        "trial",
+        "variant",
+        "preset",
+        "family",
+        "strategy",
+        "reduction",
+        "key_set",
+        "n",
+        "bits_per_element",
+        "fpp",
+        "k_choice",
+        "block_bits",
+        "m",
+        "k",
+        "bytes",
+        "bits_set",
+        "false_negatives",
+        "queries",
+        "false_positives",
+        "fpr",
+        "fpr_lo",
+        "fpr_hi",
+        "expected_fpp",
+        "fpr_classical",
+        "fpr_classical_discrete",
+        "fpr_exact",
+        "fpr_blocked",
+        "fpr_partitioned",
+        "formula",
+        "fpr_theory",
+        "formula_asserted",
+        "se_filter",
+        "z",
+        "insert_ns_per_op",
+        "query_ns_per_op",
+        "err",
+        "bloomlab_version",
+        "seed",
+        "trial_seed",
+        "hash_seed",
+        "timestamp",
+    ]
+}
+
+/// Reads `results.csv`.
+pub fn read(path: &Path) -> Result<Vec<Row>> {
+    let mut reader =
+        csv::Reader::from_path(path).map_err(|e| csv_err(path, e))?;
+    let mut rows = Vec::new();
+    for r in reader.deserialize() {
+        rows.push(r.map_err(|e| csv_err(path, e))?);
+    }
+    Ok(rows)
+}
+
+/// A grid point's trials, summarised.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Summary {
+    /// Grid point index.
+    pub point: usize,
+    /// The first row of the point (its parameters).
+    #[serde(skip)]
+    pub first: Row,
+    /// A short label of the design.
+    pub label: String,
+    /// Trials that ran.
+    pub trials: usize,
+    /// Trials that failed (`err`).
+    pub errors: usize,
+    /// The first error, if any.
+    pub error: String,
+    /// Non-member queries in all.
+    pub queries: u64,
+    /// False positives in all.
+    pub false_positives: u64,
+    /// Members not found, in all.
+    pub false_negatives: u64,
+    /// Mean of the per-filter empirical rates.
+    pub fpr: f64,
+    /// Standard error of that mean.
+    pub se: f64,
+    /// `cluster` (sd of per-filter rates / √filters, ≥ 20 filters),
+    /// `model` (from the per-filter model SEs, fewer filters) or `binomial`
+    /// (one filter: its Clopper–Pearson interval is used).
+    pub se_method: &'static str,
+    /// Interval low end (mean − z·SE, or Clopper–Pearson for one filter).
+    pub lo: f64,
+    /// Interval high end.
+    pub hi: f64,
+    /// Matching formula.
+    pub formula: String,
+    /// Its mean value over the trials.
+    pub theory: f64,
+    /// Whether `fpr-consistent` applies.
+    pub asserted: bool,
+    /// `(fpr − theory) / se`.
+    pub z: f64,
+    /// The classical `(1 − e^{−kn/m})^k`, mean over trials.
+    pub classical: f64,
+    /// `(fpr − classical) / se`.
+    pub z_classical: f64,
+    /// `(1 − (1 − 1/m)^{kn})^k`, mean over trials.
+    pub classical_discrete: f64,
+    /// The exact standard-filter rate, mean over trials (NaN if none).
+    pub exact: f64,
+    /// Mean `m`.
+    pub m: f64,
+    /// `k` of the first trial.
+    pub k: u32,
+    /// Mean bytes.
+    pub bytes: f64,
+    /// Mean insert ns/op.
+    pub insert_ns: f64,
+    /// Mean query ns/op (per core).
+    pub query_ns: f64,
+}
+
+impl Summary {
+    /// `m / n`.
+    pub fn bits_per_element(&self) -> f64 {
+        self.m / self.first.n as f64
+    }
+}
+
+fn mean(xs: impl Iterator<Item = f64>) -> f64 {
+    let (s, c) = xs.fold((0.0, 0usize), |(s, c), x| (s + x, c + 1));
+    if c == 0 { f64::NAN } else { s / c as f64 }
+}
+
+/// A short label of a row's design for tables and legends.
+pub fn label(r: &Row) -> String {
+    let mut s = r.variant.clone();
+    if !r.preset.is_empty() {
+        s.push_str(&format!(" {}", r.preset));
+    } else if r.variant == "blocked" {
+        s.push_str(&format!("-{} {}", r.block_bits.unwrap_or(512), r.family));
+    } else {
+        s.push_str(&format!(" {} {}", r.family, r.strategy));
+    }
+    s
+}
+
+/// Summarises rows by grid point (in point order).
+pub fn summarise(rows: &[Row], confidence: f64) -> Vec<Summary> {
+    let z_conf = stats::z_for_confidence(confidence).unwrap_or(1.96);
+    let mut by_point: BTreeMap<usize, Vec<&Row>> = BTreeMap::new();
+    for r in rows {
+        by_point.entry(r.point).or_default().push(r);
+    }
+    let mut out = Vec::new();
+    for (point, rs) in by_point {
+        let ok: Vec<&Row> = rs
+            .iter()
+            .copied()
+            .filter(|r| r.err.is_empty() && r.fpr.is_some())
+            .collect();
+        let errors = rs.len() - ok.len();
+        let error = rs
+            .iter()
+            .find(|r| !r.err.is_empty())
+            .map(|r| r.err.clone())
+            .unwrap_or_default();
+        let fprs: Vec<f64> = ok.iter().filter_map(|r| r.fpr).collect();
+        let t = fprs.len();
+        let theory = mean(ok.iter().filter_map(|r| r.fpr_theory));
+        let (fpr, se, se_method, lo, hi) = if t == 0 {
+            (f64::NAN, f64::NAN, "none", f64::NAN, f64::NAN)
+        } else if t == 1 {
+            let r = ok[0];
+            let se = r.se_filter.unwrap_or(f64::NAN);
+            (
+                fprs[0],
+                se,
+                "binomial",
+                r.fpr_lo.unwrap_or(f64::NAN),
+                r.fpr_hi.unwrap_or(f64::NAN),
+            )
+        } else {
+            let (m, cluster) = stats::mean_and_standard_error(&fprs);
+            let (se, how) = if t >= 20 {
+                (cluster, "cluster")
+            } else {
+                let v: f64 =
+                    ok.iter().filter_map(|r| r.se_filter).map(|s| s * s).sum();
+                (v.sqrt() / t as f64, "model")
+            };
+            (m, se, how, (m - z_conf * se).max(0.0), m + z_conf * se)
+        };
+        let classical = mean(ok.iter().filter_map(|r| r.fpr_classical));
+        // Every group has at least one row.
+        let first = rs[0].clone();
+        out.push(Summary {
+            point,
+            label: label(&first),
+            trials: t,
+            errors,
+            error,
+            queries: ok.iter().filter_map(|r| r.queries).sum(),
+            false_positives: ok.iter().filter_map(|r| r.false_positives).sum(),
+            false_negatives: ok.iter().filter_map(|r| r.false_negatives).sum(),
+            fpr,
+            se,
+            se_method,
+            lo,
+            hi,
+            formula: ok.first().map(|r| r.formula.clone()).unwrap_or_default(),
+            theory,
+            asserted: ok.iter().all(|r| r.formula_asserted == Some(true))
+                && t > 0,
+            z: (fpr - theory) / se,
+            classical,
+            z_classical: (fpr - classical) / se,
+            classical_discrete: mean(
+                ok.iter().filter_map(|r| r.fpr_classical_discrete),
+            ),
+            exact: mean(ok.iter().filter_map(|r| r.fpr_exact)),
+            m: mean(ok.iter().filter_map(|r| r.m.map(|m| m as f64))),
+            k: ok.first().and_then(|r| r.k).unwrap_or(0),
+            bytes: mean(ok.iter().filter_map(|r| r.bytes.map(|b| b as f64))),
+            insert_ns: mean(ok.iter().filter_map(|r| r.insert_ns_per_op)),
+            query_ns: mean(ok.iter().filter_map(|r| r.query_ns_per_op)),
+            first,
+        });
+    }
+    out
+}
+
+/// Whether one declared invariant held.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Check {
+    /// The invariant's name as the experiment writes it.
+    pub name: String,
+    /// Its bound, printed.
+    pub bound: String,
+    /// Whether it held at every point it applies to.
+    pub held: bool,
+    /// Points it applied to.
+    pub checked: usize,
+    /// Points where it failed.
+    pub failed: usize,
+    /// One line: the worst case, or why it did not apply.
+    pub detail: String,
+}
+
+/// Checks the declared invariants against the summaries.
+pub fn check(inv: &Invariants, sums: &[Summary]) -> Vec<Check> {
+    let mut out = Vec::new();
+    if inv.no_false_negatives {
+        let bad: Vec<&Summary> =
+            sums.iter().filter(|s| s.false_negatives > 0).collect();
+        let total: u64 = sums.iter().map(|s| s.false_negatives).sum();
+        out.push(Check {
+            name: "no-false-negatives".into(),
+            bound: "0".into(),
+            held: bad.is_empty(),
+            checked: sums.len(),
+            failed: bad.len(),
+            detail: match bad.first() {
+                None => "no member was ever missed".into(),
+                Some(s) => format!(
+                    "{total} false negatives; first at point {} ({})",
+                    s.point, s.label
+                ),
+            },
+        });
+    }
+    if let Some(bound) = inv.fpr_consistent {
+        let applies: Vec<&Summary> =
+            sums.iter().filter(|s| s.asserted && s.z.is_finite()).collect();
+        out.push(z_check(
+            "fpr-consistent",
+            format!("|z| <= {bound}"),
+            &applies,
+            |s| s.z.abs() <= bound,
+            |s| s.z,
+            "vs its matching formula",
+        ));
+    }
+    if let Some(bound) = inv.fpr_at_most {
+        let applies: Vec<&Summary> =
+            sums.iter().filter(|s| s.fpr.is_finite()).collect();
+        let bad: Vec<&&Summary> =
+            applies.iter().filter(|s| s.fpr > bound).collect();
+        let worst = applies
+            .iter()
+            .max_by(|a, b| a.fpr.total_cmp(&b.fpr))
+            .map(|s| {
+                format!(
+                    "highest FPR {:.4e} at point {} ({})",
+                    s.fpr, s.point, s.label
+                )
+            })
+            .unwrap_or_else(|| "no point measured".into());
+        out.push(Check {
+            name: "fpr-at-most".into(),
+            bound: format!("{bound}"),
+            held: bad.is_empty() && !applies.is_empty(),
+            checked: applies.len(),
+            failed: bad.len(),
+            detail: worst,
+        });
+    }
+    if let Some(bound) = inv.classical_rejected {
+        let applies: Vec<&Summary> =
+            sums.iter().filter(|s| s.z_classical.is_finite()).collect();
+        let mut c = z_check(
+            "classical-rejected",
+            format!("|z_classical| >= {bound}"),
+            &applies,
+            |s| s.z_classical.abs() >= bound,
+            |s| -s.z_classical.abs(),
+            "vs the classical formula",
+        );
+        c.detail = applies
+            .iter()
+            .min_by(|a, b| a.z_classical.abs().total_cmp(&b.z_classical.abs()))
+            .map(|s| {
+                format!(
+                    "smallest |z| vs classical {:.2} at point {} ({})",
+                    s.z_classical.abs(),
+                    s.point,
+                    s.label
+                )
+            })
+            .unwrap_or_else(|| "no point measured".into());
+        out.push(c);
+    }
+    // Trials that failed are not an invariant, but say so when the
+    // experiment declared any: an all-error run must not pass silently.
+    out
+}
+
+fn z_check(
+    name: &str,
+    bound: String,
+    applies: &[&Summary],
+    ok: impl Fn(&Summary) -> bool,
+    key: impl Fn(&Summary) -> f64,
+    what: &str,
+) -> Check {
+    let failed = applies.iter().filter(|s| !ok(s)).count();
+    let worst =
+        applies.iter().max_by(|a, b| key(a).abs().total_cmp(&key(b).abs()));
+    Check {
+        name: name.into(),
+        bound,
+        held: failed == 0 && !applies.is_empty(),
+        checked: applies.len(),
+        failed,
+        detail: match worst {
+            None => "no point where it applies was measured".into(),
+            Some(s) => format!(
+                "largest |z| {what}: {:.2} at point {} ({}, n = {}, m = {}, \
+                 k = {})",
+                key(s).abs(),
+                s.point,
+                s.label,
+                s.first.n,
+                s.m,
+                s.k
+            ),
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn header_matches_the_row_fields() {
+        let row = Row {
+            experiment: "e".into(),
+            point: 0,
+            trial: 0,
+            variant: "standard".into(),
+            preset: String::new(),
+            family: "xxh3-64".into(),
+            strategy: "double".into(),
+            reduction: "modulo".into(),
+            key_set: "item".into(),
+            n: 1,
+            bits_per_element: Some(8.0),
+            fpp: None,
+            k_choice: "optimal".into(),
+            block_bits: None,
+            m: None,
+            k: None,
+            bytes: None,
+            bits_set: None,
+            false_negatives: None,
+            queries: None,
+            false_positives: None,
+            fpr: None,
+            fpr_lo: None,
+            fpr_hi: None,
+            expected_fpp: None,
+            fpr_classical: None,
+            fpr_classical_discrete: None,
+            fpr_exact: None,
+            fpr_blocked: None,
+            fpr_partitioned: None,
+            formula: String::new(),
+            fpr_theory: None,
+            formula_asserted: None,
+            se_filter: None,
+            z: None,
+            insert_ns_per_op: None,
+            query_ns_per_op: None,
+            err: String::new(),
+            bloomlab_version: "v".into(),
+            seed: 1,
+            trial_seed: 2,
+            hash_seed: "3".into(),
+            timestamp: "t".into(),
+        };
+        let mut w = csv::Writer::from_writer(Vec::new());
+        w.serialize(&row).unwrap();
+        let text = String::from_utf8(w.into_inner().unwrap()).unwrap();
+        let first = text.lines().next().unwrap();
+        assert_eq!(first, header().join(","));
+    }
+}

@@ -1,0 +1,246 @@
+//! Running a plan: every trial in parallel, rows streamed to
+//! `results.csv` in order, then `run.json`, the charts and the report.
+
+use std::path::{Path, PathBuf};
+use std::sync::mpsc;
+use std::time::Instant;
+
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use crate::experiment::{Invariants, Plan};
+use crate::provenance::{self, Machine};
+use crate::results::{self, Check, CsvSink, Row, Summary};
+use crate::{Error, Result, report, trial};
+
+/// How to run a plan.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// Output folder (created if missing).
+    pub out: PathBuf,
+    /// Worker threads (default: every core).
+    pub threads: Option<usize>,
+    /// Hide the progress bar.
+    pub quiet: bool,
+    /// The command line, for the provenance.
+    pub command: String,
+}
+
+/// `run.json`: what ran, where, when and how long.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct RunInfo {
+    /// Experiment name.
+    pub experiment: String,
+    /// Its description.
+    pub description: String,
+    /// Its analysis notes.
+    pub analysis: Option<String>,
+    /// The experiment file.
+    pub path: String,
+    /// The experiment file's text.
+    pub source: String,
+    /// Seed.
+    pub seed: u64,
+    /// Interval confidence.
+    pub confidence: f64,
+    /// Whether `--quick` shrank it.
+    pub quick: bool,
+    /// Declared invariants.
+    pub invariants: Invariants,
+    /// Charts declared (`None`: every applicable chart).
+    pub charts: Option<Vec<String>>,
+    /// Runner version.
+    pub bloomlab_version: String,
+    /// Git revision, if known.
+    pub git_revision: Option<String>,
+    /// The machine.
+    pub machine: Machine,
+    /// Worker threads.
+    pub threads: usize,
+    /// The command line.
+    pub command: String,
+    /// Start (UTC).
+    pub started: String,
+    /// End (UTC).
+    pub finished: String,
+    /// Timings in seconds.
+    pub timings: Timings,
+    /// Grid points.
+    pub points: usize,
+    /// Trials (rows).
+    pub trials: usize,
+    /// Trials that failed.
+    pub errors: usize,
+    /// The invariants' outcome.
+    pub checks: Vec<Check>,
+}
+
+/// Wall-clock timings of a run, in seconds.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct Timings {
+    /// Running the trials.
+    pub trials: f64,
+    /// Drawing charts and writing the report.
+    pub report: f64,
+    /// Everything.
+    pub total: f64,
+}
+
+/// What a run produced.
+#[derive(Debug)]
+pub struct Outcome {
+    /// One row per trial, in plan order.
+    pub rows: Vec<Row>,
+    /// One summary per grid point.
+    pub summaries: Vec<Summary>,
+    /// The declared invariants, checked.
+    pub checks: Vec<Check>,
+    /// `run.json`'s content.
+    pub info: RunInfo,
+}
+
+/// Runs the plan and writes everything into `opts.out`. Nothing there is
+/// replaced unless the run succeeds up to that file.
+pub fn run(plan: &Plan, opts: &Options) -> Result<Outcome> {
+    let t0 = Instant::now();
+    let started = provenance::timestamp_now();
+    std::fs::create_dir_all(&opts.out).map_err(|e| Error::io(&opts.out, e))?;
+    let mut sink = CsvSink::create(&opts.out)?;
+    let rev = provenance::git_revision();
+    let version = provenance::version_string(rev.as_deref());
+
+    let mut builder = rayon::ThreadPoolBuilder::new();
+    if let Some(t) = opts.threads {
+        builder = builder.num_threads(t.max(1));
+    }
+    let pool = builder.build().map_err(|e| Error::Format {
+        path: opts.out.clone(),
+        message: format!("cannot start worker threads: {e}"),
+    })?;
+    let threads = pool.current_num_threads();
+
+    // Tasks in plan order: (point, trial).
+    let tasks: Vec<(usize, u32)> = plan
+        .points
+        .iter()
+        .flat_map(|p| (0..p.trials).map(move |t| (p.index, t)))
+        .collect();
+    let work = |i: usize| {
+        let p = &plan.points[i];
+        p.n.saturating_add(p.queries.cap()).saturating_add(p.n)
+    };
+    let total: u64 = tasks.iter().map(|&(p, _)| work(p)).sum();
+    let pb = crate::progress::bar(total, opts.quiet);
+    pb.set_message(plan.name.clone());
+
+    let (tx, rx) = mpsc::channel::<(usize, Row)>();
+    let mut write_err = None;
+    std::thread::scope(|s| {
+        s.spawn(|| {
+            pool.install(|| {
+                tasks.par_iter().enumerate().for_each_with(
+                    tx,
+                    |tx, (i, &(p, t))| {
+                        let point = &plan.points[p];
+                        let outcome =
+                            trial::run(point, plan.seed, t, plan.confidence);
+                        let row = Row::new(plan, point, t, outcome, &version);
+                        // The receiver only goes away after an error.
+                        let _ = tx.send((i, row));
+                    },
+                );
+            });
+        });
+        for (i, row) in rx {
+            pb.inc(work(row.point));
+            if write_err.is_none()
+                && let Err(e) = sink.push(i, row)
+            {
+                write_err = Some(e);
+            }
+        }
+    });
+    if let Some(e) = write_err {
+        return Err(e);
+    }
+    pb.finish_and_clear();
+    let rows = sink.finish()?;
+    let trials_s = t0.elapsed().as_secs_f64();
+
+    let summaries = results::summarise(&rows, plan.confidence);
+    let checks = results::check(&plan.invariants, &summaries);
+    let mut info = RunInfo {
+        experiment: plan.name.clone(),
+        description: plan.description.clone(),
+        analysis: plan.analysis.clone(),
+        path: plan.path.display().to_string(),
+        source: plan.source.clone(),
+        seed: plan.seed,
+        confidence: plan.confidence,
+        quick: plan.quick,
+        invariants: plan.invariants,
+        charts: plan
+            .charts
+            .as_ref()
+            .map(|c| c.iter().map(|k| k.name().to_string()).collect()),
+        bloomlab_version: provenance::VERSION.to_string(),
+        git_revision: rev,
+        machine: Machine::current(),
+        threads,
+        command: opts.command.clone(),
+        started,
+        finished: String::new(),
+        timings: Timings { trials: trials_s, ..Timings::default() },
+        points: plan.points.len(),
+        trials: rows.len(),
+        errors: rows.iter().filter(|r| !r.err.is_empty()).count(),
+        checks: checks.clone(),
+    };
+    let t1 = Instant::now();
+    info.finished = provenance::timestamp_now();
+    info.timings.total = t0.elapsed().as_secs_f64();
+    report::write_all(&opts.out, &mut info, &rows, &summaries)?;
+    info.timings.report = t1.elapsed().as_secs_f64();
+    info.timings.total = t0.elapsed().as_secs_f64();
+    info.finished = provenance::timestamp_now();
+    write_json(&opts.out.join("run.json"), &info)?;
+    Ok(Outcome { rows, summaries, checks, info })
+}
+
+/// Writes `bytes` to `path` through a temporary file in the same folder
+/// and a rename: a reader sees the old file or the new one, never half.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
+    use std::io::Write;
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(".bloomlab-").suffix(".tmp");
+    // Results are for sharing: rw-r--r--, not the 0600 of a temp file.
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        builder.permissions(std::fs::Permissions::from_mode(0o644));
+    }
+    let mut tmp = builder.tempfile_in(dir).map_err(|e| Error::io(dir, e))?;
+    tmp.write_all(bytes).map_err(|e| Error::io(tmp.path(), e))?;
+    tmp.persist(path).map_err(|e| Error::io(path, e.error))?;
+    Ok(())
+}
+
+/// Writes `value` as pretty JSON, atomically.
+pub fn write_json<T: Serialize>(path: &Path, value: &T) -> Result<()> {
+    let mut text = serde_json::to_string_pretty(value).map_err(|e| {
+        Error::Format { path: path.to_path_buf(), message: e.to_string() }
+    })?;
+    text.push('\n');
+    write_atomic(path, text.as_bytes())
+}
+
+/// Reads `run.json`.
+pub fn read_info(path: &Path) -> Result<RunInfo> {
+    let text =
+        std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
+    serde_json::from_str(&text).map_err(|e| Error::Format {
+        path: path.to_path_buf(),
+        message: e.to_string(),
+    })
+}

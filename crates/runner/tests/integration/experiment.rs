@@ -1,0 +1,125 @@
+// Experiment files: good ones parse and run, bad ones fail in one line.
+
+use std::path::{Path, PathBuf};
+
+use crate::{bloomlab, fails_with};
+
+/// A tiny valid experiment; `extra` is appended to the `[[grid]]` table
+/// and `top` to the top level.
+pub(crate) fn tiny(top: &str, grid: &str) -> String {
+    format!(
+        "name = \"tiny\"\ndescription = \"A tiny experiment for tests.\"\n\
+         seed = 11\n{top}\n\
+         [queries]\nper-filter = 5000\n\n\
+         [invariants]\nno-false-negatives = true\nfpr-consistent = 5.0\n\n\
+         [[grid]]\nvariant = [\"standard\", \"blocked\"]\nn = [500]\n\
+         bits-per-element = [6, 10]\ntrials = 3\n{grid}\n"
+    )
+}
+
+/// Writes `text` to `dir/name` and returns the path.
+pub(crate) fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
+    let p = dir.join(name);
+    std::fs::write(&p, text).unwrap();
+    p
+}
+
+fn bad(text: &str, needle: &str) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = write(dir.path(), "x.toml", text);
+    let out = dir.path().join("out");
+    fails_with(
+        &["run", path.to_str().unwrap(), "--out", out.to_str().unwrap()],
+        1,
+        needle,
+    );
+    assert!(!out.exists(), "a rejected experiment wrote output");
+}
+
+#[test]
+fn unknown_key_is_reported_with_line_and_column() {
+    let text = tiny("", "").replace("seed = 11", "seed = 11\nbogus = 1");
+    bad(&text, "x.toml:4:1: unknown field `bogus`");
+    let text = tiny("", "colour = [\"red\"]");
+    bad(&text, "unknown field `colour`");
+}
+
+#[test]
+fn fpp_outside_zero_one_is_rejected() {
+    let text =
+        tiny("", "").replace("bits-per-element = [6, 10]", "fpp = [1.5]");
+    bad(&text, "fpp = 1.5 must be in (0, 1)");
+}
+
+#[test]
+fn zero_n_is_rejected() {
+    bad(
+        &tiny("", "").replace("n = [500]", "n = [0]"),
+        "n = 0 must be at least 1",
+    );
+}
+
+#[test]
+fn empty_grid_is_rejected() {
+    let text = tiny("", "");
+    let no_grid = &text[..text.find("[[grid]]").unwrap()];
+    bad(no_grid, "the grid is empty");
+    bad(&text.replace("n = [500]", "n = []"), "`n` is an empty list");
+}
+
+#[test]
+fn missing_key_file_is_rejected() {
+    bad(
+        &tiny("", "key-set = [\"file:nope.txt\"]"),
+        "key file `file:nope.txt`",
+    );
+}
+
+#[test]
+fn unknown_names_are_rejected() {
+    bad(&tiny("", "family = [\"md4\"]"), "md4");
+    bad(&tiny("", "strategy = [\"triple\"]"), "triple");
+    bad(&tiny("", "key-set = [\"emails\"]"), "unknown key set `emails`");
+    let text = tiny("", "").replace("\"blocked\"]", "\"counting\"]");
+    bad(&text, "variant `counting` is not available yet");
+    let text = tiny("", "").replace("\"blocked\"]", "\"cuckoo\"]");
+    bad(&text, "unknown variant `cuckoo`");
+    bad(&tiny("charts = [\"pie\"]", ""), "unknown chart `pie`");
+}
+
+#[test]
+fn bad_name_and_budget_are_rejected() {
+    bad(&tiny("", "").replace("\"tiny\"", "\"Tiny Run\""), "must match");
+    let text = tiny("", "")
+        .replace("per-filter = 5000", "target-relative-half-width = 0.1");
+    bad(&text, "needs max");
+}
+
+#[test]
+fn a_key_file_works_and_invalid_combinations_become_err_rows() {
+    let dir = tempfile::tempdir().unwrap();
+    let keys: String =
+        (0..3000).map(|i| format!("user{i}@example.com\n")).collect();
+    write(dir.path(), "keys.txt", &keys);
+    let text = tiny(
+        "",
+        "key-set = [\"file:keys.txt\", \"uuid\"]\n\
+         family = [\"xxh3-64\", \"fnv1a-64\"]\n\
+         strategy = [\"independent\"]",
+    );
+    let path = write(dir.path(), "k.toml", &text);
+    let out = dir.path().join("out");
+    let o = bloomlab()
+        .args(["run", "-q", path.to_str().unwrap(), "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let csv = std::fs::read_to_string(out.join("results.csv")).unwrap();
+    // fnv1a-64 has no seed, so `independent` cannot use it: err rows.
+    let errs =
+        csv.lines().filter(|l| l.contains("needs a seeded family")).count();
+    // standard x fnv1a-64 x 2 key sets x 2 loads x 3 trials.
+    assert_eq!(errs, 2 * 2 * 3, "{csv}");
+    assert!(csv.contains(",file:keys.txt,"));
+}

@@ -1,0 +1,182 @@
+// `bloomlab run` and `bloomlab report`: outputs, determinism, safety.
+
+use std::path::Path;
+
+use crate::bloomlab;
+use crate::experiment::{tiny, write};
+
+fn run_into(exp: &Path, out: &Path, extra: &[&str]) {
+    let o = bloomlab()
+        .args(["run", "--quiet"])
+        .arg(exp)
+        .arg("--out")
+        .arg(out)
+        .args(extra)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+}
+
+/// The CSV without the timing columns.
+fn without_timings(csv: &str) -> Vec<Vec<String>> {
+    let mut lines = csv.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let keep: Vec<usize> = (0..header.len())
+        .filter(|&i| {
+            !matches!(
+                header[i],
+                "insert_ns_per_op" | "query_ns_per_op" | "timestamp"
+            )
+        })
+        .collect();
+    lines
+        .map(|l| {
+            let cells: Vec<&str> = l.split(',').collect();
+            keep.iter().map(|&i| cells[i].to_string()).collect()
+        })
+        .collect()
+}
+
+#[test]
+fn same_results_whatever_the_thread_count() {
+    let dir = tempfile::tempdir().unwrap();
+    // Enough queries for the parallel query loop, several key kinds.
+    let text = tiny("", "key-set = [\"random-u64\", \"item\"]")
+        .replace("per-filter = 5000", "per-filter = 140000")
+        .replace("trials = 3", "trials = 2");
+    let exp = write(dir.path(), "d.toml", &text);
+    let (a, b) = (dir.path().join("a"), dir.path().join("b"));
+    run_into(&exp, &a, &["--threads", "1"]);
+    run_into(&exp, &b, &["--threads", "2"]);
+    let ra = std::fs::read_to_string(a.join("results.csv")).unwrap();
+    let rb = std::fs::read_to_string(b.join("results.csv")).unwrap();
+    let (ta, tb) = (without_timings(&ra), without_timings(&rb));
+    assert_eq!(ta.len(), 2 * 2 * 2 * 2);
+    assert_eq!(ta, tb);
+}
+
+#[test]
+fn csv_header_charts_and_report_are_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let exp = write(dir.path(), "t.toml", &tiny("", ""));
+    let out = dir.path().join("out");
+    run_into(&exp, &out, &[]);
+    let csv = std::fs::read_to_string(out.join("results.csv")).unwrap();
+    let header: Vec<&str> = csv.lines().next().unwrap().split(',').collect();
+    for col in [
+        "experiment",
+        "point",
+        "trial",
+        "variant",
+        "family",
+        "strategy",
+        "reduction",
+        "key_set",
+        "n",
+        "bits_per_element",
+        "fpp",
+        "m",
+        "k",
+        "bytes",
+        "false_negatives",
+        "queries",
+        "false_positives",
+        "fpr",
+        "fpr_lo",
+        "fpr_hi",
+        "fpr_classical",
+        "fpr_classical_discrete",
+        "fpr_exact",
+        "fpr_blocked",
+        "formula",
+        "fpr_theory",
+        "z",
+        "insert_ns_per_op",
+        "query_ns_per_op",
+        "err",
+        "bloomlab_version",
+        "seed",
+        "timestamp",
+    ] {
+        assert!(header.contains(&col), "missing column {col}");
+    }
+    // 2 variants x 2 loads x 3 trials, one header.
+    assert_eq!(csv.lines().count(), 1 + 12);
+    assert!(!out.join("results.csv.partial").exists());
+    let info: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(out.join("run.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(info["experiment"], "tiny");
+    assert_eq!(info["seed"], 11);
+    assert!(info["machine"]["cores"].as_u64().unwrap() >= 1);
+    for stem in ["fpr-vs-load", "bits-vs-fpr", "throughput"] {
+        let svg =
+            std::fs::read_to_string(out.join(format!("charts/{stem}.svg")))
+                .unwrap();
+        assert!(svg.contains("<svg"), "{stem}");
+        let png =
+            std::fs::read(out.join(format!("charts/{stem}.png"))).unwrap();
+        assert_eq!(&png[..4], b"\x89PNG", "{stem}");
+    }
+    let html = std::fs::read_to_string(out.join("report.html")).unwrap();
+    assert!(html.contains("<svg"));
+    assert!(html.contains("no-false-negatives"));
+    assert!(html.contains("Provenance"));
+
+    // `report` rebuilds the charts from the CSV.
+    std::fs::remove_dir_all(out.join("charts")).unwrap();
+    std::fs::remove_file(out.join("report.html")).unwrap();
+    let o = bloomlab().arg("report").arg(&out).output().unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(out.join("charts/fpr-vs-load.png").exists());
+    assert!(out.join("report.html").exists());
+}
+
+#[test]
+fn an_unwritable_output_leaves_existing_results_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    let exp = write(dir.path(), "t.toml", &tiny("", ""));
+    let out = dir.path().join("out");
+    std::fs::create_dir(&out).unwrap();
+    std::fs::write(out.join("results.csv"), "old results\n").unwrap();
+    // The streaming file cannot be created (a folder is in the way; a
+    // read-only folder does not stop root, which CI may be).
+    std::fs::create_dir(out.join("results.csv.partial")).unwrap();
+    let o = bloomlab()
+        .args(["run", "-q"])
+        .arg(&exp)
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8(o.stderr).unwrap();
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    assert!(err.contains("results.csv.partial"), "{err}");
+    assert_eq!(
+        std::fs::read_to_string(out.join("results.csv")).unwrap(),
+        "old results\n"
+    );
+    // An output path below a regular file.
+    let file = write(dir.path(), "plain", "x");
+    let o = bloomlab()
+        .args(["run", "-q"])
+        .arg(&exp)
+        .arg("--out")
+        .arg(file.join("sub"))
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "x");
+}
+
+#[test]
+fn report_on_a_folder_without_results_fails() {
+    let dir = tempfile::tempdir().unwrap();
+    crate::fails_with(
+        &["report", dir.path().to_str().unwrap()],
+        1,
+        "no results here",
+    );
+}
