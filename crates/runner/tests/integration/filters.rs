@@ -436,3 +436,90 @@ fn partitioned_filter_through_the_cli() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `build --variant counting`: every width round-trips, `inspect` shows
+/// the counter width and the statistics, bad widths are refused.
+#[test]
+fn counting_filter_through_the_cli() {
+    let dir = scratch("counting");
+    let items = dir.join("items.txt");
+    let keys: Vec<String> = (0..400).map(|i| format!("c{i}")).collect();
+    std::fs::write(&items, keys.join("\n")).unwrap();
+    for bits in ["2", "4", "8"] {
+        let out = dir.join(format!("c{bits}.bin"));
+        bloomlab()
+            .args([
+                "build",
+                "--variant",
+                "counting",
+                "--n",
+                "400",
+                "--p",
+                "0.01",
+            ])
+            .args(["--counter-bits", bits])
+            .args(["--input", items.to_str().unwrap()])
+            .args(["--out", out.to_str().unwrap()])
+            .assert()
+            .success();
+        let info =
+            &json_lines(&["inspect", out.to_str().unwrap(), "--json"])[0];
+        assert_eq!(info["variant"], "counting");
+        assert_eq!(info["counter_bits"].to_string(), bits);
+        assert_eq!(info["inserts"], 400);
+        // m counters of `bits` bits, in whole 64-bit words.
+        let m = info["m"].as_u64().unwrap();
+        let bytes = (m * bits.parse::<u64>().unwrap()).div_ceil(64) * 8;
+        assert_eq!(info["bytes_of_memory"].as_u64(), Some(bytes));
+        let answers = json_lines(&[
+            "query",
+            "--filter",
+            out.to_str().unwrap(),
+            "--input",
+            items.to_str().unwrap(),
+            "--json",
+        ]);
+        assert!(answers.iter().all(|a| a["result"] == true), "{bits}");
+    }
+    let out = dir.join("x.bin");
+    fails_with(
+        &[
+            "build",
+            "--variant",
+            "counting",
+            "--n",
+            "10",
+            "--p",
+            "0.1",
+            "--counter-bits",
+            "3",
+            "--input",
+            items.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ],
+        1,
+        "3",
+    );
+    fails_with(
+        &[
+            "build",
+            "--variant",
+            "standard",
+            "--n",
+            "10",
+            "--p",
+            "0.1",
+            "--counter-bits",
+            "4",
+            "--input",
+            items.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ],
+        1,
+        "counting",
+    );
+    assert!(!out.exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}
