@@ -4,7 +4,36 @@ use anyhow::Result;
 use bloomlab_hash::{Family, Reduction, Strategy};
 use serde_json::json;
 
+use bloomlab_runner::{keys, variants::Variant};
+
 use crate::output;
+
+/// Presets of `bloomlab build --preset` (and, for Guava's, of experiment
+/// grids): another library's filter, reproduced bit for bit.
+const PRESETS: [(&str, &str); 4] = [
+    ("guava", "standard: Guava's BloomFilter.create, MURMUR128_MITZ_64"),
+    (
+        "guava-mitz32",
+        "standard, experiments: Guava's legacy MURMUR128_MITZ_32",
+    ),
+    ("hutool-bitmap", "partitioned: hutool's BitMapBloomFilter(m[, filters])"),
+    ("hutool-bitset", "partitioned: hutool's BitSetBloomFilter(c, n, k)"),
+];
+
+fn key_set_description(name: &str) -> &'static str {
+    match name {
+        "random-u64" => {
+            "random 64-bit integers (8 bytes LE, Guava's longFunnel)"
+        }
+        "sequential" => "consecutive 64-bit integers",
+        "item" => "\"item-{i}\" strings",
+        "url" => "URLs sharing scheme, host and path prefixes",
+        "uuid" => "version-4 UUID strings, from the seed",
+        "md5-hex" => "MD5 hex digests of decimal integers",
+        "words" => "short words and word pairs from the bundled CC0 list",
+        _ => "",
+    }
+}
 
 #[derive(Debug, clap::Args)]
 pub(crate) struct Args {
@@ -16,6 +45,20 @@ pub(crate) struct Args {
 pub(crate) fn run(args: Args) -> Result<()> {
     // (kind, name, description) for every registered name.
     let mut rows: Vec<(&str, &str, String)> = Vec::new();
+    for v in Variant::ALL {
+        let status = if v.available() { "" } else { " (not yet available)" };
+        rows.push((
+            "variant",
+            v.name(),
+            format!("{}{status}", v.crate_name()),
+        ));
+    }
+    for (name, desc) in PRESETS {
+        rows.push(("preset", name, desc.to_string()));
+    }
+    for name in keys::BUILT_IN {
+        rows.push(("key-set", name, key_set_description(name).to_string()));
+    }
     for f in Family::all() {
         let desc = format!(
             "{}-bit, {} seed: {}",

@@ -54,4 +54,22 @@ fn lists_every_family_strategy_and_reduction() {
         ]
     );
     assert_eq!(names("reduction"), ["modulo", "multiply-shift"]);
+    for v in ["standard", "blocked", "counting", "partitioned", "scalable"] {
+        assert!(names("variant").iter().any(|n| n == v), "variant {v}");
+    }
+    for p in ["guava", "hutool-bitmap", "hutool-bitset"] {
+        assert!(names("preset").iter().any(|n| n == p), "preset {p}");
+    }
+    assert_eq!(
+        names("key-set"),
+        [
+            "random-u64",
+            "sequential",
+            "item",
+            "url",
+            "uuid",
+            "md5-hex",
+            "words"
+        ]
+    );
 }
