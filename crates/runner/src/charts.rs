@@ -39,16 +39,21 @@ pub enum ChartKind {
     Throughput,
     /// Empirical and classical rates relative to the matching formula.
     Formulas,
+    /// Counting filters under churn: saturated counters and false
+    /// negatives (one chart per counter width), and the false-positive
+    /// rate against the formula for the live load.
+    CountingChurn,
 }
 
 impl ChartKind {
     /// Every chart kind.
-    pub const ALL: [ChartKind; 6] = [
+    pub const ALL: [ChartKind; 7] = [
         ChartKind::FprVsLoad,
         ChartKind::FprVsK,
         ChartKind::HashComparison,
         ChartKind::BitsVsFpr,
         ChartKind::Formulas,
+        ChartKind::CountingChurn,
         ChartKind::Throughput,
     ];
 
@@ -61,6 +66,7 @@ impl ChartKind {
             ChartKind::BitsVsFpr => "bits-vs-fpr",
             ChartKind::Throughput => "throughput",
             ChartKind::Formulas => "formulas",
+            ChartKind::CountingChurn => "counting-churn",
         }
     }
 
@@ -217,6 +223,7 @@ pub fn specs(kinds: Option<&[ChartKind]>, sums: &[Summary]) -> Vec<Spec> {
             ChartKind::HashComparison => hash_comparison(sums),
             ChartKind::BitsVsFpr => bits_vs_fpr(sums),
             ChartKind::Throughput => throughput(sums),
+            ChartKind::CountingChurn => counting_churn(sums),
             ChartKind::Formulas => {
                 // Undeclared, only where many small filters were averaged.
                 if declared || sums.iter().any(|s| s.trials >= 20) {
@@ -1050,6 +1057,241 @@ fn formulas(sums: &[Summary]) -> Vec<Spec> {
             },
         ],
     }]
+}
+
+/// Palette indices for data series (red and grey are kept for the
+/// false negatives and the reference lines).
+const DATA_COLORS: [usize; 8] = [0, 1, 2, 4, 5, 6, 8, 9];
+
+/// An unnamed series of one point: a single-point line draws nothing but
+/// stretches the axis, leaving room for the legend.
+fn headroom(x: f64, y: f64) -> Series {
+    Series {
+        name: String::new(),
+        color: 7,
+        style: Style::Line,
+        points: vec![Pt { x, y, lo: None, hi: None }],
+    }
+}
+
+/// Counting filters under churn: per counter width, saturated counters
+/// (% of counters) and false negatives among live items (% of live
+/// items) vs churn, one series per load; and every width's false-positive
+/// rate vs churn against the exact formula for the live load. Drawn when
+/// counting points cover at least two churn values.
+fn counting_churn(sums: &[Summary]) -> Vec<Spec> {
+    let ok: Vec<&Summary> = measured(sums)
+        .into_iter()
+        .filter(|s| s.first.counter_bits.is_some() && s.first.churn.is_some())
+        .collect();
+    let churn = |s: &Summary| s.first.churn.unwrap_or(0.0);
+    let churns: std::collections::BTreeSet<u64> =
+        ok.iter().map(|s| churn(s).to_bits()).collect();
+    if churns.len() < 2 {
+        return Vec::new();
+    }
+    let x_max = ok.iter().map(|s| churn(s)).fold(0.0, f64::max);
+    let mut widths: Vec<u32> =
+        ok.iter().filter_map(|s| s.first.counter_bits).collect();
+    widths.sort_unstable();
+    widths.dedup();
+    // Loads, lightest first (most bits per key).
+    let load = |s: &Summary| s.bits_per_element();
+    let mut loads: Vec<String> = Vec::new();
+    let mut by_load: Vec<&Summary> = ok.clone();
+    by_load.sort_by(|a, b| load(b).total_cmp(&load(a)));
+    for s in &by_load {
+        let f = load_name(s);
+        if !loads.contains(&f) {
+            loads.push(f);
+        }
+    }
+    let series_of = |w: u32, l: &str| -> Vec<&Summary> {
+        let mut v: Vec<&Summary> = ok
+            .iter()
+            .copied()
+            .filter(|s| s.first.counter_bits == Some(w) && load_name(s) == l)
+            .collect();
+        v.sort_by(|a, b| churn(a).total_cmp(&churn(b)));
+        v
+    };
+    let mut out = Vec::new();
+
+    // Saturation and false negatives, one chart per width.
+    for &w in &widths {
+        let mut series = Vec::new();
+        let mut y_max: f64 = 0.0;
+        let mut any_saturated = false;
+        for (i, l) in loads.iter().enumerate() {
+            let v = series_of(w, l);
+            if v.is_empty() {
+                continue;
+            }
+            let pts: Vec<Pt> = v
+                .iter()
+                .map(|s| Pt {
+                    x: churn(s),
+                    y: 100.0 * s.saturated_counters / s.m,
+                    lo: None,
+                    hi: None,
+                })
+                .collect();
+            any_saturated |= pts.iter().any(|p| p.y > 0.0);
+            y_max = pts.iter().map(|p| p.y).fold(y_max, f64::max);
+            let color = DATA_COLORS[i % DATA_COLORS.len()];
+            series.push(Series {
+                name: format!("saturated counters, {l}"),
+                color,
+                style: Style::Points,
+                points: pts.clone(),
+            });
+            series.push(Series {
+                name: String::new(),
+                color,
+                style: Style::Line,
+                points: pts,
+            });
+        }
+        // False negatives among live items, over every load.
+        let mut fn_pts: BTreeMap<u64, (f64, u64, u64)> = BTreeMap::new();
+        for s in ok.iter().filter(|s| s.first.counter_bits == Some(w)) {
+            let e =
+                fn_pts.entry(churn(s).to_bits()).or_insert((churn(s), 0, 0));
+            e.1 += s.false_negatives;
+            e.2 += s.first.n * s.trials as u64;
+        }
+        let fn_pts: Vec<Pt> = fn_pts
+            .into_values()
+            .map(|(x, f, live)| Pt {
+                x,
+                y: 100.0 * f as f64 / live.max(1) as f64,
+                lo: None,
+                hi: None,
+            })
+            .collect();
+        let total_fn: f64 = fn_pts.iter().map(|p| p.y).sum();
+        y_max = fn_pts.iter().map(|p| p.y).fold(y_max, f64::max);
+        series.push(Series {
+            name: "false negatives among live items, % (every load)".into(),
+            color: 3,
+            style: Style::Dashed,
+            points: fn_pts,
+        });
+        // Room above the data for the legend.
+        let top = if y_max > 0.0 { y_max * 1.45 } else { 1.0 };
+        series.push(headroom(0.0, top));
+        let verdict = match (any_saturated, total_fn > 0.0) {
+            (false, false) => ": no counter saturated, no false negative",
+            (true, false) => ": counters saturate, no false negative",
+            (_, true) => ": FALSE NEGATIVES",
+        };
+        out.push(Spec {
+            stem: format!("counting-churn-saturation-{w}bit"),
+            title: format!("{w}-bit counting filters under churn{verdict}"),
+            x_label: "churn: items deleted and replaced, as a multiple of n \
+                      (0.5 = delete half, insert n/2 new)"
+                .into(),
+            y_label: "% of counters saturated / % of live items missed".into(),
+            log_x: false,
+            log_y: false,
+            categories: Vec::new(),
+            legend: Corner::UpperLeft,
+            reference: None,
+            series,
+        });
+    }
+
+    // False-positive rate vs churn against the formula.
+    let mut series = Vec::new();
+    let step = x_max * 0.012;
+    let mid = (widths.len() as f64 - 1.0) / 2.0;
+    let mut y_min = f64::INFINITY;
+    for (wi, &w) in widths.iter().enumerate() {
+        let color = DATA_COLORS[wi % DATA_COLORS.len()];
+        let dx = (wi as f64 - mid) * step;
+        let mut named = false;
+        for l in &loads {
+            let v = series_of(w, l);
+            if v.is_empty() {
+                continue;
+            }
+            y_min = v
+                .iter()
+                .map(|s| s.lo)
+                .filter(|&y| y > 0.0)
+                .fold(y_min, f64::min);
+            series.push(Series {
+                name: if named {
+                    String::new()
+                } else {
+                    format!("{w}-bit counters (measured, 95% interval)")
+                },
+                color,
+                style: Style::Points,
+                points: v
+                    .iter()
+                    .map(|s| Pt {
+                        x: churn(s) + dx,
+                        y: s.fpr,
+                        lo: Some(s.lo),
+                        hi: Some(s.hi),
+                    })
+                    .collect(),
+            });
+            named = true;
+        }
+    }
+    for l in &loads {
+        // The formula depends on the load only; take any width's points.
+        let Some(&w) = widths.iter().find(|&&w| !series_of(w, l).is_empty())
+        else {
+            continue;
+        };
+        series.push(Series {
+            name: String::new(),
+            color: 7,
+            style: Style::Dashed,
+            points: series_of(w, l)
+                .iter()
+                .map(|s| Pt { x: churn(s), y: s.theory, lo: None, hi: None })
+                .collect(),
+        });
+    }
+    series.push(Series {
+        name: format!(
+            "dashed: exact formula for the n live items ({} from bottom)",
+            loads.join(", ")
+        ),
+        color: 7,
+        style: Style::Dashed,
+        points: Vec::new(),
+    });
+    // Room below the data for the legend (rates above 1 would confuse).
+    if y_min.is_finite() {
+        series.push(headroom(0.0, y_min / 10.0));
+    }
+    out.push(Spec {
+        stem: "counting-churn-fpr".into(),
+        title: "Counting filters under churn: false-positive rate vs the \
+                formula for the live load"
+            .into(),
+        x_label: "churn: items deleted and replaced, as a multiple of n \
+                  (widths offset slightly)"
+            .into(),
+        y_label: "false-positive rate (log scale)".into(),
+        log_x: false,
+        log_y: true,
+        categories: Vec::new(),
+        legend: Corner::LowerRight,
+        reference: None,
+        series,
+    });
+    out
+}
+
+/// `10 bits/key` (or `p = 0.01`): the load of a summary.
+fn load_name(s: &Summary) -> String {
+    field(s, "bpe")
 }
 
 #[cfg(test)]

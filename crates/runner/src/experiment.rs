@@ -107,6 +107,13 @@ pub struct GridDef {
     /// Block sizes of the blocked variant (default 512).
     #[serde(default)]
     pub block_bits: Option<Vec<u64>>,
+    /// Bits per counter of the counting variant: 2, 4 or 8 (default 4).
+    #[serde(default)]
+    pub counter_bits: Option<Vec<u32>>,
+    /// Churn of the counting variant: items replaced (deleted, and as
+    /// many fresh ones inserted) as a fraction of `n` (default 0).
+    #[serde(default)]
+    pub churn: Option<Vec<f64>>,
     /// Independently seeded filters per grid point (default 1).
     #[serde(default)]
     pub trials: Option<u32>,
@@ -257,12 +264,34 @@ pub struct Point {
     pub sizing: Sizing,
     /// Probes.
     pub k: KChoice,
-    /// Block size of the blocked variant.
+    /// Block size of the blocked variant (0 elsewhere).
     pub block_bits: u64,
+    /// Bits per counter of the counting variant (0 elsewhere).
+    pub counter_bits: u32,
+    /// Items replaced after the initial inserts, as a fraction of `n`
+    /// (counting only; 0 elsewhere). See [`Point::churned`].
+    pub churn: f64,
     /// Independently seeded filters.
     pub trials: u32,
     /// Non-member queries per filter.
     pub queries: Queries,
+}
+
+/// Largest `churn` accepted (items replaced, as a multiple of `n`).
+pub const MAX_CHURN: f64 = 1000.0;
+
+impl Point {
+    /// How many items the churn workload deletes (and as many fresh ones
+    /// it inserts): `round(churn · n)`.
+    pub fn churned(&self) -> u64 {
+        (self.churn * self.n as f64).round() as u64
+    }
+
+    /// Every key index the trial inserts: `n` plus the churned ones.
+    /// Non-members start there.
+    pub fn inserted_total(&self) -> u64 {
+        self.n.saturating_add(self.churned())
+    }
 }
 
 /// The invariants a run must uphold.
@@ -673,6 +702,26 @@ fn expand(
             ));
         }
     }
+    let widths = g.counter_bits.clone().unwrap_or_else(|| vec![4]);
+    if widths.is_empty() {
+        return Err(empty("counter-bits"));
+    }
+    if let Some(w) = widths.iter().find(|&&w| !matches!(w, 2 | 4 | 8)) {
+        return Err(format!("{at}: counter-bits = {w} must be 2, 4 or 8"));
+    }
+    let churns = g.churn.clone().unwrap_or_else(|| vec![0.0]);
+    if churns.is_empty() {
+        return Err(empty("churn"));
+    }
+    if let Some(c) = churns
+        .iter()
+        .find(|&&c| !(c.is_finite() && (0.0..=MAX_CHURN).contains(&c)))
+    {
+        return Err(format!(
+            "{at}: churn = {c} must be in [0, {MAX_CHURN}] (items replaced, \
+             as a fraction of n)"
+        ));
+    }
     let trials = g.trials.unwrap_or(1);
     if trials == 0 {
         return Err(format!("{at}: trials = 0 must be at least 1"));
@@ -695,11 +744,13 @@ fn expand(
         sizings.len(),
         ks.len(),
         blocks.len(),
+        widths.len(),
+        churns.len(),
     ];
     let total: usize = dims.iter().product();
     let mut seen = std::collections::HashSet::new();
     for flat in 0..total {
-        let mut c = [0usize; 10];
+        let mut c = [0usize; 12];
         let mut rest = flat;
         for d in (0..dims.len()).rev() {
             c[d] = rest % dims[d];
@@ -717,12 +768,14 @@ fn expand(
             sizing: sizings[c[7]],
             k: ks[c[8]],
             block_bits: blocks[c[9]],
+            counter_bits: widths[c[10]],
+            churn: churns[c[11]],
             trials,
             queries: budget,
         };
         variants::normalise(&mut p);
         let key = format!(
-            "{:?}|{:?}|{}|{}|{}|{}|{}|{:?}|{}|{}",
+            "{:?}|{:?}|{}|{}|{}|{}|{}|{:?}|{}|{}|{}|{}",
             p.variant,
             p.preset,
             p.family.name(),
@@ -732,7 +785,9 @@ fn expand(
             p.n,
             p.sizing,
             p.k,
-            p.block_bits
+            p.block_bits,
+            p.counter_bits,
+            p.churn
         );
         if seen.insert(key) {
             p.index = points.len();

@@ -93,6 +93,66 @@ th{background:#f3f3f3}td.l,th.l{text-align:left}\
 pre{background:#f7f7f7;padding:1em;overflow:auto;font-size:12px}\
 .scroll{overflow-x:auto}";
 
+/// The counting filters' churn table: per grid point, the workload and
+/// what the filter counted going wrong (nothing when no point is a
+/// counting filter).
+fn counting_table(h: &mut String, sums: &[Summary]) {
+    let counting: Vec<&Summary> =
+        sums.iter().filter(|s| s.first.counter_bits.is_some()).collect();
+    if counting.is_empty() {
+        return;
+    }
+    h.push_str(
+        "<h2>Counting filters under churn</h2>\n<p class=\"muted\">Churn: \
+         items deleted and replaced by fresh ones after the first n inserts, \
+         as a multiple of n, in rounds of deleting the oldest half of the \
+         live items. FN: live items not found afterwards (all filters). \
+         Saturated counters, saturation events (increments lost) and skipped \
+         decrements: mean per filter. Rejected removes: removes of inserted \
+         items the filter refused (all filters; should be 0). FPR against \
+         the exact formula for the n live items; a point with a saturated \
+         counter is not asserted to match it.</p>\n<div class=\"scroll\">\
+         <table>\n<tr><th>#</th><th class=\"l\">design</th><th>n live</th>\
+         <th>m/n</th><th>k</th><th>counter bits</th><th>churn</th>\
+         <th>filters</th><th>FN</th><th>saturated counters</th><th>% of \
+         counters</th><th>saturation events</th><th>skipped decrements</th>\
+         <th>rejected removes</th><th>filters with saturation</th><th>FPR</th>\
+         <th>theory (live load)</th><th>FPR / theory</th><th>z</th></tr>\n",
+    );
+    for s in counting {
+        let cls = if s.asserted { "" } else { " class=\"muted\"" };
+        let _ = writeln!(
+            h,
+            "<tr{cls}><td>{}</td><td class=\"l\">{}</td><td>{}</td><td>{}\
+             </td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td \
+             class=\"{}\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>\
+             <td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}\
+             </td></tr>",
+            s.point,
+            esc(&s.label),
+            s.first.n,
+            num(s.bits_per_element(), 2),
+            s.k,
+            s.first.counter_bits.unwrap_or(0),
+            s.first.churn.map_or("–".into(), |c| c.to_string()),
+            s.trials,
+            if s.false_negatives == 0 { "ok" } else { "bad" },
+            s.false_negatives,
+            num(s.saturated_counters, 1),
+            num(100.0 * s.saturated_counters / s.m, 3),
+            num(s.saturation_events, 1),
+            num(s.skipped_decrements, 1),
+            s.rejected_removes,
+            s.saturated_trials,
+            rate(s.fpr),
+            rate(s.theory),
+            num(s.fpr / s.theory, 3),
+            num(s.z, 2),
+        );
+    }
+    h.push_str("</table></div>\n");
+}
+
 fn html(
     info: &RunInfo,
     rows: &[Row],
@@ -204,6 +264,7 @@ fn html(
         );
     }
     h.push_str("</table></div>\n");
+    counting_table(&mut h, sums);
 
     // Charts.
     h.push_str("<h2>Charts</h2>\n");

@@ -11,8 +11,20 @@
 //! `fpr_partitioned`), the matching one (`formula`, `fpr_theory`,
 //! `formula_asserted`), the model standard error of one filter's rate
 //! (`se_filter`) and its z-score (`z`), timings (`insert_ns_per_op`,
-//! `query_ns_per_op`, per core), `err`, and provenance
-//! (`bloomlab_version`, `seed`, `trial_seed`, `hash_seed`, `timestamp`).
+//! `query_ns_per_op`, per core), `err`, provenance
+//! (`bloomlab_version`, `seed`, `trial_seed`, `hash_seed`, `timestamp`),
+//! and last the counting filter's columns, empty for other variants:
+//! `counter_bits`, `churn` (parameters), `removed` (items deleted and as
+//! many fresh ones inserted by the churn workload), `saturated_counters`
+//! (at the end), `saturation_events`, `skipped_decrements` and
+//! `rejected_removes` (the filter's own counts). For a counting filter,
+//! `n` is the live load, `false_negatives` counts live items not found
+//! after the churn, and the formulas are for the `n` live items; a trial
+//! where a counter saturated is not asserted to match them
+//! (`formula_asserted` false).
+//!
+//! Files written before the counting columns existed still read (the
+//! missing cells are empty).
 
 use std::collections::BTreeMap;
 use std::fs::File;
@@ -117,6 +129,29 @@ pub struct Row {
     pub hash_seed: String,
     /// When the trial finished (UTC, RFC 3339).
     pub timestamp: String,
+    /// Bits per counter (counting only).
+    #[serde(default)]
+    pub counter_bits: Option<u32>,
+    /// Requested churn: items replaced as a fraction of `n` (counting
+    /// only).
+    #[serde(default)]
+    pub churn: Option<f64>,
+    /// Items the churn workload deleted (and replaced with as many fresh
+    /// ones).
+    #[serde(default)]
+    pub removed: Option<u64>,
+    /// Counters at their maximum after the workload.
+    #[serde(default)]
+    pub saturated_counters: Option<u64>,
+    /// Increments lost to saturated counters.
+    #[serde(default)]
+    pub saturation_events: Option<u64>,
+    /// Decrements skipped on saturated counters.
+    #[serde(default)]
+    pub skipped_decrements: Option<u64>,
+    /// Removes of inserted items the filter refused.
+    #[serde(default)]
+    pub rejected_removes: Option<u64>,
 }
 
 /// Columns that change from run to run of the same seed.
@@ -184,6 +219,15 @@ impl Row {
             ),
             hash_seed: String::new(),
             timestamp: crate::provenance::timestamp_now(),
+            counter_bits: (point.counter_bits > 0)
+                .then_some(point.counter_bits),
+            churn: (point.variant == variants::Variant::Counting)
+                .then_some(point.churn),
+            removed: None,
+            saturated_counters: None,
+            saturation_events: None,
+            skipped_decrements: None,
+            rejected_removes: None,
         };
         let o = match outcome {
             Ok(o) => o,
@@ -213,6 +257,17 @@ impl Row {
         row.expected_fpp = Some(o.expected_fpp);
         row.insert_ns_per_op = Some(round_sig(o.insert_ns));
         row.query_ns_per_op = Some(round_sig(o.query_ns));
+        if let Some(c) = o.counting {
+            row.counter_bits = Some(c.counter_bits);
+            row.removed = Some(c.removed);
+            row.saturated_counters = Some(c.saturated_counters);
+            row.saturation_events = Some(c.saturation_events);
+            row.skipped_decrements = Some(c.skipped_decrements);
+            row.rejected_removes = Some(c.rejected_removes);
+        }
+        // A counter that saturated stays set after its keys left: the
+        // formula for the live load no longer describes the filter.
+        let saturated = o.counting.is_some_and(|c| c.saturated_counters > 0);
         match variants::theory(point, o.m, o.k) {
             Ok(t) => {
                 row.fpr_classical = Some(t.classical);
@@ -222,7 +277,7 @@ impl Row {
                 row.fpr_partitioned = t.partitioned;
                 row.formula = t.formula.to_string();
                 row.fpr_theory = Some(t.matching);
-                row.formula_asserted = Some(t.asserted);
+                row.formula_asserted = Some(t.asserted && !saturated);
                 let p = t.matching;
                 let var = p * (1.0 - p) / o.queries as f64
                     + (p * t.filter_rel_sd).powi(2);
@@ -364,6 +419,13 @@ pub fn header() -> Vec<&'static str> {
         "trial_seed",
         "hash_seed",
         "timestamp",
+        "counter_bits",
+        "churn",
+        "removed",
+        "saturated_counters",
+        "saturation_events",
+        "skipped_decrements",
+        "rejected_removes",
     ]
 }
 
@@ -438,6 +500,16 @@ pub struct Summary {
     pub insert_ns: f64,
     /// Mean query ns/op (per core).
     pub query_ns: f64,
+    /// Mean saturated counters at the end (counting; NaN elsewhere).
+    pub saturated_counters: f64,
+    /// Mean saturation events (counting; NaN elsewhere).
+    pub saturation_events: f64,
+    /// Mean skipped decrements (counting; NaN elsewhere).
+    pub skipped_decrements: f64,
+    /// Refused removes of inserted items, in all (counting; 0 elsewhere).
+    pub rejected_removes: u64,
+    /// Trials in which some counter saturated.
+    pub saturated_trials: usize,
 }
 
 impl Summary {
@@ -457,6 +529,8 @@ pub fn label(r: &Row) -> String {
     let mut s = r.variant.clone();
     if !r.preset.is_empty() {
         s.push_str(&format!(" {}", r.preset));
+    } else if let Some(b) = r.counter_bits {
+        s.push_str(&format!("-{b}bit {} {}", r.family, r.strategy));
     } else if r.variant == "blocked" {
         s.push_str(&format!("-{} {}", r.block_bits.unwrap_or(512), r.family));
     } else {
@@ -544,6 +618,26 @@ pub fn summarise(rows: &[Row], confidence: f64) -> Vec<Summary> {
             bytes: mean(ok.iter().filter_map(|r| r.bytes.map(|b| b as f64))),
             insert_ns: mean(ok.iter().filter_map(|r| r.insert_ns_per_op)),
             query_ns: mean(ok.iter().filter_map(|r| r.query_ns_per_op)),
+            saturated_counters: mean(
+                ok.iter()
+                    .filter_map(|r| r.saturated_counters.map(|v| v as f64)),
+            ),
+            saturation_events: mean(
+                ok.iter()
+                    .filter_map(|r| r.saturation_events.map(|v| v as f64)),
+            ),
+            skipped_decrements: mean(
+                ok.iter()
+                    .filter_map(|r| r.skipped_decrements.map(|v| v as f64)),
+            ),
+            rejected_removes: ok
+                .iter()
+                .filter_map(|r| r.rejected_removes)
+                .sum(),
+            saturated_trials: ok
+                .iter()
+                .filter(|r| r.saturated_counters.is_some_and(|v| v > 0))
+                .count(),
             first,
         });
     }
@@ -738,11 +832,38 @@ mod tests {
             trial_seed: 2,
             hash_seed: "3".into(),
             timestamp: "t".into(),
+            counter_bits: Some(4),
+            churn: Some(0.5),
+            removed: Some(1),
+            saturated_counters: Some(0),
+            saturation_events: Some(0),
+            skipped_decrements: Some(0),
+            rejected_removes: Some(0),
         };
         let mut w = csv::Writer::from_writer(Vec::new());
         w.serialize(&row).unwrap();
         let text = String::from_utf8(w.into_inner().unwrap()).unwrap();
         let first = text.lines().next().unwrap();
         assert_eq!(first, header().join(","));
+        // Reads back, and a file from before the counting columns too.
+        let back: Vec<Row> = csv::Reader::from_reader(text.as_bytes())
+            .deserialize()
+            .collect::<std::result::Result<_, _>>()
+            .unwrap();
+        assert_eq!(back, vec![row.clone()]);
+        let n_old =
+            header().iter().position(|&c| c == "timestamp").unwrap() + 1;
+        let old: String = text
+            .lines()
+            .map(|l| {
+                l.split(',').take(n_old).collect::<Vec<_>>().join(",") + "\n"
+            })
+            .collect();
+        let back: Vec<Row> = csv::Reader::from_reader(old.as_bytes())
+            .deserialize()
+            .collect::<std::result::Result<_, _>>()
+            .unwrap();
+        assert_eq!(back[0].counter_bits, None);
+        assert_eq!(back[0].n, 1);
     }
 }

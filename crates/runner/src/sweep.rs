@@ -127,7 +127,10 @@ pub fn run(plan: &Plan, opts: &Options) -> Result<Outcome> {
         .collect();
     let work = |i: usize| {
         let p = &plan.points[i];
-        p.n.saturating_add(p.queries.cap()).saturating_add(p.n)
+        // Inserts (churn: deletes and inserts too), member checks, queries.
+        p.n.saturating_add(p.queries.cap())
+            .saturating_add(p.n)
+            .saturating_add(p.churned().saturating_mul(2))
     };
     let total: u64 = tasks.iter().map(|&(p, _)| work(p)).sum();
     let pb = crate::progress::bar(total, opts.quiet);

@@ -1,6 +1,13 @@
 //! One trial: build a filter, insert `n` members, check every member,
 //! query non-members and count false positives, timing both loops.
 //!
+//! A counting filter with `churn > 0` runs the churn workload between the
+//! inserts and the member check: rounds of deleting the oldest
+//! `⌈n/2⌉` live items (fewer in the last round) and inserting as many
+//! fresh ones, until `round(churn · n)` items were replaced. The `n` live
+//! items are then key indices `d..d + n` (`d` the items replaced); they
+//! are the members checked, and non-members start at `n + d`.
+//!
 //! Everything random comes from the trial's seed, itself derived from
 //! `(experiment seed, point index, trial index)`. Large query loops are
 //! split into fixed index ranges processed in parallel; counts are summed,
@@ -9,11 +16,12 @@
 use std::time::Instant;
 
 use bloomlab_core::Filter;
+use bloomlab_counting::CountingBloomFilter;
 use rayon::prelude::*;
 
 use crate::experiment::{Point, Queries};
 use crate::keys::{ByteKeys, TrialKeys, derive_seed};
-use crate::variants;
+use crate::variants::{self, Variant};
 
 /// Keys generated and probed per batch.
 pub const CHUNK: usize = 4096;
@@ -52,6 +60,28 @@ pub struct Outcome {
     pub insert_ns: f64,
     /// Nanoseconds per query per core, key generation included.
     pub query_ns: f64,
+    /// What the churn workload saw (counting filters only).
+    pub counting: Option<Churn>,
+}
+
+/// What a counting filter went through: the churn workload and the
+/// filter's own counts of what went wrong.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Churn {
+    /// Bits per counter.
+    pub counter_bits: u32,
+    /// Items deleted (and as many fresh ones inserted) after the first
+    /// `n` inserts.
+    pub removed: u64,
+    /// Counters at their maximum at the end.
+    pub saturated_counters: u64,
+    /// Increments lost to saturated counters.
+    pub saturation_events: u64,
+    /// Decrements skipped on saturated counters.
+    pub skipped_decrements: u64,
+    /// Removes of inserted items that the filter refused (a zero
+    /// counter): always 0 unless something is wrong.
+    pub rejected_removes: u64,
 }
 
 /// The seed of trial `trial` of point `point`.
@@ -70,33 +100,40 @@ pub fn run(
 ) -> Result<Outcome, String> {
     let tseed = trial_seed(seed, point.index, trial);
     let hash_seed = variants::hash_seed(point, tseed);
-    let mut filter = variants::build(point, hash_seed)?;
-    let keys = TrialKeys::new(&point.key_set, tseed, point.n)?;
     let n = point.n;
+    let removed = point.churned();
+    // Members ever inserted: 0..n + removed; non-members follow.
+    let inserted = n + removed;
+    let keys = TrialKeys::new(&point.key_set, tseed, inserted)?;
 
-    // Insert.
-    let start = Instant::now();
-    let mut ints = Vec::with_capacity(CHUNK);
-    let mut bytes = ByteKeys::new();
-    let mut g = 0;
-    while g < n {
-        let c = (n - g).min(CHUNK as u64) as usize;
-        if keys.is_u64() {
-            keys.fill_u64(g, c, &mut ints);
-            filter.insert_u64_batch(&ints);
-        } else {
-            keys.fill_bytes(g, c, &mut bytes);
-            for key in bytes.iter() {
-                filter.insert_bytes(key);
-            }
-        }
-        g += c as u64;
-    }
-    let insert_ns = start.elapsed().as_nanos() as f64 / n as f64;
+    let (filter, insert_ns, counting) = if point.variant == Variant::Counting {
+        let mut f = variants::build_counting(point, hash_seed)?;
+        let start = Instant::now();
+        insert_range(&mut f, &keys, 0, n);
+        let insert_ns = start.elapsed().as_nanos() as f64 / n as f64;
+        churn(&mut f, &keys, n, removed);
+        let s = f.stats();
+        let c = Churn {
+            counter_bits: f.counter_width().bits(),
+            removed,
+            saturated_counters: f.saturated_counters(),
+            saturation_events: s.saturation_events,
+            skipped_decrements: s.skipped_decrements,
+            rejected_removes: s.rejected_removes,
+        };
+        (Box::new(f) as Box<dyn Filter>, insert_ns, Some(c))
+    } else {
+        let mut f = variants::build(point, hash_seed)?;
+        let start = Instant::now();
+        insert_range(f.as_mut(), &keys, 0, n);
+        let insert_ns = start.elapsed().as_nanos() as f64 / n as f64;
+        (f, insert_ns, None)
+    };
     let filter: &dyn Filter = filter.as_ref();
 
-    // Every member must be found.
-    let (found, _) = count_hits(filter, &keys, 0, n, true);
+    // Every live member must be found.
+    let (found, _) = count_hits(filter, &keys, removed, n, true);
+    let n = inserted;
 
     // Non-members.
     let cap = keys.non_member_capacity();
@@ -147,12 +184,89 @@ pub fn run(
         bytes: filter.bytes_of_memory() as u64,
         bits_set: filter.bits_set(),
         expected_fpp: filter.expected_fpp(),
-        false_negatives: n - found.min(n),
+        false_negatives: point.n - found.min(point.n),
         queries,
         false_positives,
         insert_ns,
         query_ns: query_ns_total as f64 / queries as f64,
+        counting,
     })
+}
+
+/// Inserts global key indices `start..start + count`.
+fn insert_range(
+    filter: &mut dyn Filter,
+    keys: &TrialKeys,
+    start: u64,
+    count: u64,
+) {
+    let mut ints = Vec::with_capacity(CHUNK);
+    let mut bytes = ByteKeys::new();
+    let end = start + count;
+    let mut g = start;
+    while g < end {
+        let c = (end - g).min(CHUNK as u64) as usize;
+        if keys.is_u64() {
+            keys.fill_u64(g, c, &mut ints);
+            filter.insert_u64_batch(&ints);
+        } else {
+            keys.fill_bytes(g, c, &mut bytes);
+            for key in bytes.iter() {
+                filter.insert_bytes(key);
+            }
+        }
+        g += c as u64;
+    }
+}
+
+/// Removes global key indices `start..start + count` (integers as 8
+/// bytes little-endian, as [`Filter::insert_u64_batch`] inserts them).
+/// Refused removes are counted by the filter itself.
+fn remove_range(
+    filter: &mut CountingBloomFilter,
+    keys: &TrialKeys,
+    start: u64,
+    count: u64,
+) {
+    let mut ints = Vec::with_capacity(CHUNK);
+    let mut bytes = ByteKeys::new();
+    let end = start + count;
+    let mut g = start;
+    while g < end {
+        let c = (end - g).min(CHUNK as u64) as usize;
+        if keys.is_u64() {
+            keys.fill_u64(g, c, &mut ints);
+            for k in &ints {
+                let _ = filter.remove_bytes(&k.to_le_bytes());
+            }
+        } else {
+            keys.fill_bytes(g, c, &mut bytes);
+            for key in bytes.iter() {
+                let _ = filter.remove_bytes(key);
+            }
+        }
+        g += c as u64;
+    }
+}
+
+/// The churn workload: with `n` live items (indices `0..n`), rounds of
+/// deleting the oldest `⌈n/2⌉` live items (fewer in the last round) and
+/// inserting as many fresh ones, `removed` items in all. Afterwards the
+/// live items are indices `removed..removed + n`.
+pub fn churn(
+    filter: &mut CountingBloomFilter,
+    keys: &TrialKeys,
+    n: u64,
+    removed: u64,
+) {
+    let round = n.div_ceil(2).max(1);
+    let mut done = 0;
+    while done < removed {
+        let r = round.min(removed - done);
+        remove_range(filter, keys, done, r);
+        insert_range(filter, keys, n + done, r);
+        done += r;
+    }
 }
 
 /// Queries global indices `start..start + count` and returns how many

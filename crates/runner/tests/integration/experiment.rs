@@ -80,8 +80,10 @@ fn unknown_names_are_rejected() {
     bad(&tiny("", "family = [\"md4\"]"), "md4");
     bad(&tiny("", "strategy = [\"triple\"]"), "triple");
     bad(&tiny("", "key-set = [\"emails\"]"), "unknown key set `emails`");
-    let text = tiny("", "").replace("\"blocked\"]", "\"counting\"]");
-    bad(&text, "variant `counting` is not available yet");
+    let text = tiny("", "").replace("\"blocked\"]", "\"scalable\"]");
+    bad(&text, "variant `scalable` is not available yet");
+    bad(&tiny("", "counter-bits = [3]"), "counter-bits = 3 must be 2, 4 or 8");
+    bad(&tiny("", "churn = [-0.5]"), "churn = -0.5 must be in");
     let text = tiny("", "").replace("\"blocked\"]", "\"cuckoo\"]");
     bad(&text, "unknown variant `cuckoo`");
     bad(&tiny("charts = [\"pie\"]", ""), "unknown chart `pie`");

@@ -1,6 +1,8 @@
 //! Integration tests of the `bloomlab` binary: one module per verb.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+// The counting variant under churn: columns, no false negatives.
+mod counting;
 // Experiment files: good ones parse and run, bad ones fail in one line.
 mod experiment;
 // `bloomlab build`, `query`, `inspect`: Guava's bytes, both formats.

@@ -1,0 +1,230 @@
+//! `bloomlab-scalable` against growable-bloom-filter 2.x's `GrowableBloom`
+//! and probabilistic-collections 0.7's `ScalableBloomFilter`, measured in
+//! the same run: each filter starts sized for 1,000 items at P = 1% and
+//! grows to N random `u64` keys (N = 1e6; set `BLOOMLAB_SCALABLE_N=1e7`
+//! for the 1e7 run); single thread, ns per key.
+//!
+//! * `bloomlab`: `ScalableBloomFilter::new(1000, 0.01)` (r = 0.5, s = 2,
+//!   standard layers half full at capacity, xxh3-64, enhanced double
+//!   hashing, multiply-shift);
+//! * `bloomlab-redisbloom`: `redisbloom_reserve(0.01, 1000, Some(2),
+//!   false)`, RedisBloom's SBChain bit for bit (two MurmurHash64A calls,
+//!   `%` by a multiple of 64);
+//! * `growable-bloom-filter`: `GrowableBloom::new(0.01, 1000)`;
+//! * `probabilistic-collections`: `ScalableBloomFilter::<u64>::new(9586,
+//!   0.01, 2.0, 0.5)` (9,586 bits = 1,000 items at 1%; its doc example's
+//!   ratios).
+//!
+//! Before measuring, each filter's layers, bits and false-positive rate on
+//! 1e6 non-members are printed to stderr, so speed is compared at known
+//! accuracy.
+//!
+//! `cargo bench -p bloomlab-benches --bench scalable`
+#![allow(missing_docs, clippy::unwrap_used, clippy::expect_used)]
+
+use std::hint::black_box;
+use std::time::Duration;
+
+use bloomlab_scalable::ScalableBloomFilter;
+use criterion::{
+    BenchmarkId, Criterion, Throughput, criterion_group, criterion_main,
+};
+use growable_bloom_filter::GrowableBloom;
+use probabilistic_collections::bloom::ScalableBloomFilter as PcScalable;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+const N0: usize = 1_000;
+const P: f64 = 0.01;
+/// Queries per timed contains iteration.
+const QUERIES: usize = 100_000;
+
+fn n() -> usize {
+    std::env::var("BLOOMLAB_SCALABLE_N")
+        .ok()
+        .and_then(|s| s.parse::<f64>().ok())
+        .map_or(1_000_000, |x| x as usize)
+}
+
+fn keys(seed: u64, n: usize, odd: bool) -> Vec<u64> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    (0..n)
+        .map(|_| {
+            let k: u64 = rng.random();
+            if odd { k | 1 } else { k & !1 }
+        })
+        .collect()
+}
+
+fn bloomlab() -> ScalableBloomFilter {
+    ScalableBloomFilter::new(N0 as u64, P).unwrap()
+}
+
+fn redisbloom() -> ScalableBloomFilter {
+    ScalableBloomFilter::redisbloom_reserve(P, N0 as u64, Some(2), false)
+        .unwrap()
+}
+
+fn growable() -> GrowableBloom {
+    GrowableBloom::new(P, N0)
+}
+
+fn pc() -> PcScalable<u64> {
+    PcScalable::new(9_586, P, 2.0, 0.5)
+}
+
+fn fpr(hits: usize, others: &[u64]) -> f64 {
+    hits as f64 / others.len() as f64
+}
+
+fn bench(c: &mut Criterion) {
+    let n = n();
+    let members = keys(1, n, false);
+    let others = keys(2, 1_000_000, true);
+
+    let mut a = bloomlab();
+    let mut r = redisbloom();
+    let mut gb = growable();
+    let mut p = pc();
+    for k in &members {
+        a.add(&k.to_le_bytes()).unwrap();
+        r.add(&k.to_le_bytes()).unwrap();
+        gb.insert(k);
+        p.insert(k);
+    }
+    for (name, f) in [("bloomlab", &a), ("bloomlab-redisbloom", &r)] {
+        let hits =
+            others.iter().filter(|k| f.contains(&k.to_le_bytes())).count();
+        eprintln!(
+            "{name}: n = {n}, {} layers, {} bits ({:.2} bits/key), \
+             FPR {:.5} (compounded {:.5})",
+            f.layers().len(),
+            f.total_bits(),
+            f.total_bits() as f64 / n as f64,
+            fpr(hits, &others),
+            f.compounded_error()
+        );
+    }
+    let hits = others.iter().filter(|k| gb.contains(*k)).count();
+    eprintln!("growable-bloom-filter: FPR {:.5}", fpr(hits, &others));
+    let hits = others.iter().filter(|k| p.contains(*k)).count();
+    eprintln!(
+        "probabilistic-collections: {} layers, {} bits, FPR {:.5}",
+        p.filter_count(),
+        p.len(),
+        fpr(hits, &others)
+    );
+
+    let mut g = c.benchmark_group("scalable");
+    g.warm_up_time(Duration::from_millis(500))
+        .measurement_time(Duration::from_secs(3))
+        .sample_size(10)
+        .throughput(Throughput::Elements(n as u64));
+
+    // Grow a fresh filter from 1,000 to n keys (allocation of the first
+    // layer outside the timing; growth inside it).
+    g.bench_function(BenchmarkId::new("insert/bloomlab", n), |b| {
+        b.iter_batched_ref(
+            bloomlab,
+            |f| {
+                for k in &members {
+                    f.add(&k.to_le_bytes()).unwrap();
+                }
+            },
+            criterion::BatchSize::LargeInput,
+        )
+    });
+    g.bench_function(BenchmarkId::new("insert/bloomlab-redisbloom", n), |b| {
+        b.iter_batched_ref(
+            redisbloom,
+            |f| {
+                for k in &members {
+                    f.add(&k.to_le_bytes()).unwrap();
+                }
+            },
+            criterion::BatchSize::LargeInput,
+        )
+    });
+    g.bench_function(
+        BenchmarkId::new("insert/growable-bloom-filter", n),
+        |b| {
+            b.iter_batched_ref(
+                growable,
+                |f| {
+                    for k in &members {
+                        f.insert(k);
+                    }
+                },
+                criterion::BatchSize::LargeInput,
+            )
+        },
+    );
+    g.bench_function(
+        BenchmarkId::new("insert/probabilistic-collections", n),
+        |b| {
+            b.iter_batched_ref(
+                pc,
+                |f| {
+                    for k in &members {
+                        f.insert(k);
+                    }
+                },
+                criterion::BatchSize::LargeInput,
+            )
+        },
+    );
+
+    g.throughput(Throughput::Elements(QUERIES as u64));
+    let step = (members.len() / QUERIES).max(1);
+    let member_probes: Vec<u64> =
+        members.iter().step_by(step).take(QUERIES).copied().collect();
+    let other_probes = &others[..QUERIES];
+    for (label, probes) in
+        [("member", &member_probes[..]), ("non-member", other_probes)]
+    {
+        for (name, f) in [("bloomlab", &a), ("bloomlab-redisbloom", &r)] {
+            g.bench_function(
+                BenchmarkId::new(format!("contains-{label}/{name}"), n),
+                |b| {
+                    b.iter(|| {
+                        probes
+                            .iter()
+                            .filter(|k| {
+                                f.contains(&black_box(**k).to_le_bytes())
+                            })
+                            .count()
+                    })
+                },
+            );
+        }
+        g.bench_function(
+            BenchmarkId::new(
+                format!("contains-{label}/growable-bloom-filter"),
+                n,
+            ),
+            |b| {
+                b.iter(|| {
+                    probes
+                        .iter()
+                        .filter(|k| gb.contains(black_box(*k)))
+                        .count()
+                })
+            },
+        );
+        g.bench_function(
+            BenchmarkId::new(
+                format!("contains-{label}/probabilistic-collections"),
+                n,
+            ),
+            |b| {
+                b.iter(|| {
+                    probes.iter().filter(|k| p.contains(black_box(*k))).count()
+                })
+            },
+        );
+    }
+    g.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

@@ -1,0 +1,86 @@
+/*!
+Scalable Bloom filters (Almeida, Baquero, Preguiça & Hutchison 2007): a
+chain of Bloom filters ("layers") that grows as items arrive and still
+keeps its false-positive promise.
+
+Layer `i` (from 0) has capacity `n0·s^i` and error `P_i = P0·r^i`. A
+non-member is a false positive if any layer errs, so the chain errs with
+`1 − Π(1 − P_i) ≤ Σ P0 r^i ≤ P0/(1 − r)`; starting at `P0 = P(1 − r)`
+keeps the whole chain under the target `P` however far it grows.
+
+* **Inserts go to the newest layer.** A layer is full when its count of
+  newly set items reaches its capacity (optionally also when half its bits
+  are set); the next layer is created when an item actually has to be
+  inserted (lazy growth, as RedisBloom).
+* **An item any layer reports present is not inserted again.**
+  [`ScalableBloomFilter::add`] returns `Ok(false)` and counts it in
+  [`ScalableBloomFilter::skipped`]: true duplicates and false positives
+  alike, as RedisBloom's `BF.ADD` replying 0.
+* The key is hashed once; every layer derives its probes from the same
+  pair of 64-bit hashes, modulo its own size.
+
+# Example
+
+```
+use bloomlab_scalable::ScalableBloomFilter;
+
+// Start small at a 1 % target and grow 100-fold.
+let mut f = ScalableBloomFilter::new(1_000, 0.01)?;
+for i in 0..100_000u64 {
+    f.add(&i.to_le_bytes())?;
+}
+assert!(f.contains(&42u64.to_le_bytes()));
+assert_eq!(f.layers().len(), 7); // 1000 + 2000 + ... + 64000 ≥ 100000
+assert!(f.compounded_error() < 0.01); // at the current fill
+assert!(f.error_bound() <= 0.01); // however far it grows
+# Ok::<(), bloomlab_scalable::Error>(())
+```
+
+# Presets
+
+* [`ScalableBloomFilter::redisbloom`] and
+  [`ScalableBloomFilter::redisbloom_reserve`]: RedisBloom's SBChain bit
+  for bit — MurmurHash64A pair, plain double hashing modulo a multiple of
+  64 bits, first layer at `P/2`, `r = 0.5`, expansion 2, RedisBloom's
+  sizing with its decimal `ln 2` constants, lazy growth, the 0.25 error
+  cap and the non-scaling mode that refuses inserts when full. `BF.INFO`
+  figures ([`ScalableBloomFilter::info`]), `BF.DEBUG` lines and
+  `BF.SCANDUMP`/`BF.LOADCHUNK` bytes are reproduced exactly.
+* [`ScalableBloomFilter::almeida`] (`s = 2`, `r = 0.85`) and
+  [`ScalableBloomFilter::almeida_fast`] (`s = 4`, `r = 0.75`): the
+  paper's settings, partitioned layers filled to one half.
+* [`ScalableBloomFilter::pybloom_live`]: pybloom-live's parameters
+  (`r = 0.9`, growth 2 or 4, first layer at `0.9·P`: bound `9P`), for
+  comparison charts.
+* [`ScalableBloomFilter::new`]: bloomlab's defaults (`r = 0.5`, `s = 2`,
+  standard layers sized to be half full at capacity, xxh3-64 with
+  enhanced double hashing).
+
+# Files
+
+[`ScalableBloomFilter::to_bytes`] / [`ScalableBloomFilter::read`]:
+bloomlab's own format (variant 4), described in `FORMAT.md`.
+[`ScalableBloomFilter::redis_scandump`] /
+[`ScalableBloomFilter::from_redis_scandump`]: RedisBloom's.
+
+# Other crates
+
+* `bloomlab-core`: bit arrays, the [`bloomlab_core::Filter`] trait, and
+  the scalable formulas ([`bloomlab_core::theory::scalable_layers`]).
+* `bloomlab-hash`: MurmurHash64A and the other families.
+* `bloomlab-standard`, `bloomlab-partitioned`: fixed-size filters; this
+  crate's layers use the same layouts.
+*/
+#![deny(missing_docs)]
+#![forbid(unsafe_code)]
+
+mod config;
+mod error;
+mod native;
+pub mod redis;
+mod scalable;
+
+pub use config::{Config, Layout, Pairing, Probe, Sizing};
+pub use error::{Error, Result};
+pub use native::VARIANT;
+pub use scalable::{Info, Layer, LayerInfo, ScalableBloomFilter};

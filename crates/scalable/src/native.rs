@@ -1,0 +1,213 @@
+//! bloomlab's own file format for scalable filters (variant 4); see
+//! `FORMAT.md`.
+
+use bloomlab_core::BitArray;
+use bloomlab_hash::{Family, Hasher, Reduction};
+use bloomlab_standard::framing::{Reader, Writer, checksum};
+
+use crate::config::{Config, Layout, Pairing, Probe, Shape, Sizing};
+use crate::scalable::{Layer, ScalableBloomFilter};
+use crate::{Error, Result};
+
+const MAGIC: &[u8; 8] = b"BLOOMLAB";
+const VERSION: u16 = 1;
+/// The variant byte of a scalable filter.
+pub const VARIANT: u8 = 4;
+/// Bytes of a layer record before its words.
+const LAYER_RECORD: u64 = 8 + 8 + 8 + 4 + 8 + 8 + 8 + 8;
+
+fn code<T: PartialEq + Copy>(all: &[T], v: T) -> u8 {
+    all.iter().position(|&x| x == v).unwrap_or(0) as u8
+}
+
+fn decode<T: Copy>(all: &[T], b: u8, what: &'static str) -> Result<T> {
+    all.get(b as usize)
+        .copied()
+        .ok_or_else(|| Error::corrupt(what, format!("unknown code {b}")))
+}
+
+const LAYOUTS: [Layout; 2] = [Layout::Standard, Layout::Partitioned];
+const SIZINGS: [Sizing; 3] =
+    [Sizing::RedisBloom, Sizing::HalfFill, Sizing::Pybloom];
+const PAIRINGS: [Pairing; 2] = [Pairing::Chained, Pairing::Single];
+const PROBES: [Probe; 2] = [Probe::Double, Probe::EnhancedDouble];
+
+impl ScalableBloomFilter {
+    /// Writes the filter in bloomlab's own format.
+    pub fn write_to<W: std::io::Write>(&self, out: W) -> Result<W> {
+        let c = &self.config;
+        let mut w = Writer::new(out);
+        w.bytes(MAGIC)?;
+        w.u16(VERSION)?;
+        w.u8(VARIANT)?;
+        w.u8(0)?;
+        w.name(c.family.name())?;
+        w.u64(c.seed)?;
+        w.u8(code(&PAIRINGS, c.pairing))?;
+        w.u8(code(&PROBES, c.probe))?;
+        w.name(c.reduction.name())?;
+        w.u8(code(&LAYOUTS, c.layout))?;
+        w.u8(code(&SIZINGS, c.sizing))?;
+        w.u64(c.initial_capacity)?;
+        w.u64(c.error.to_bits())?;
+        w.u64(c.first_error.to_bits())?;
+        w.u64(c.tightening.to_bits())?;
+        w.u64(c.growth)?;
+        w.u8(u8::from(c.scaling) | u8::from(c.full_at_half_fill) << 1)?;
+        w.u32(self.redis_options)?;
+        w.u32(self.redis_growth)?;
+        w.u64(self.items)?;
+        w.u64(self.skipped)?;
+        w.u32(self.layers.len() as u32)?;
+        for l in &self.layers {
+            w.u64(l.capacity)?;
+            w.u64(l.error.to_bits())?;
+            w.u64(l.bpe.to_bits())?;
+            w.u32(l.k)?;
+            w.u64(l.modulus)?;
+            w.u64(l.bits())?;
+            w.u64(l.count)?;
+            w.u64(l.array.words().len() as u64)?;
+            w.words(l.array.words().iter().copied())?;
+        }
+        Ok(w.finish()?)
+    }
+
+    /// The filter in bloomlab's own format.
+    pub fn to_bytes(&self) -> Result<Vec<u8>> {
+        self.write_to(Vec::new())
+    }
+
+    /// Reads a filter written by [`ScalableBloomFilter::to_bytes`].
+    /// Corrupt or truncated input is an error; every length is checked
+    /// against the input before anything is allocated.
+    pub fn read(bytes: &[u8]) -> Result<Self> {
+        if bytes.len() < MAGIC.len() + 8 || &bytes[..8] != MAGIC {
+            return Err(Error::corrupt("magic", "not a bloomlab file"));
+        }
+        let (body, sum) = bytes.split_at(bytes.len() - 8);
+        let mut s = [0u8; 8];
+        s.copy_from_slice(sum);
+        if checksum(body) != u64::from_le_bytes(s) {
+            return Err(Error::corrupt("checksum", "mismatch"));
+        }
+        let mut r = Reader::new(body);
+        r.take(8, "magic")?;
+        let version = r.u16("version")?;
+        if version != VERSION {
+            return Err(Error::corrupt("version", format!("{version}")));
+        }
+        let variant = r.u8("variant")?;
+        if variant != VARIANT {
+            return Err(Error::corrupt(
+                "variant",
+                format!("{variant}, not 4 (scalable)"),
+            ));
+        }
+        if r.u8("flags")? != 0 {
+            return Err(Error::corrupt("flags", "non-zero"));
+        }
+        let family = Family::from_name(r.name("family")?)?;
+        let seed = r.u64("seed")?;
+        let pairing = decode(&PAIRINGS, r.u8("pairing")?, "pairing")?;
+        let probe = decode(&PROBES, r.u8("probe")?, "probe")?;
+        let reduction = Reduction::from_name(r.name("reduction")?)?;
+        let layout = decode(&LAYOUTS, r.u8("layout")?, "layout")?;
+        let sizing = decode(&SIZINGS, r.u8("sizing")?, "sizing")?;
+        let initial_capacity = r.u64("initial capacity")?;
+        let error = f64::from_bits(r.u64("error")?);
+        let first_error = f64::from_bits(r.u64("first error")?);
+        let tightening = f64::from_bits(r.u64("tightening")?);
+        let growth = r.u64("growth")?;
+        let flags = r.u8("scaling flags")?;
+        if flags & !3 != 0 {
+            return Err(Error::corrupt("scaling flags", format!("{flags}")));
+        }
+        let config = Config {
+            initial_capacity,
+            error,
+            first_error,
+            tightening,
+            growth,
+            scaling: flags & 1 != 0,
+            full_at_half_fill: flags & 2 != 0,
+            layout,
+            sizing,
+            family,
+            seed,
+            pairing,
+            probe,
+            reduction,
+        };
+        config.validate()?;
+        let redis_options = r.u32("redis options")?;
+        let redis_growth = r.u32("redis growth")?;
+        let items = r.u64("items")?;
+        let skipped = r.u64("skipped")?;
+        let n = u64::from(r.u32("layer count")?);
+        if n == 0 || n.saturating_mul(LAYER_RECORD) > r.remaining() as u64 {
+            return Err(Error::corrupt(
+                "layer count",
+                format!("{n} layers in {} bytes", r.remaining()),
+            ));
+        }
+        let mut layers = Vec::with_capacity(n as usize);
+        for _ in 0..n {
+            let capacity = r.u64("layer capacity")?;
+            let lerror = f64::from_bits(r.u64("layer error")?);
+            let bpe = f64::from_bits(r.u64("layer bpe")?);
+            let k = r.u32("layer k")?;
+            let modulus = r.u64("layer modulus")?;
+            let bits = r.u64("layer bits")?;
+            let count = r.u64("layer count")?;
+            let nwords = r.u64("layer word count")?;
+            let consistent = k > 0
+                && modulus > 0
+                && capacity > 0
+                && match layout {
+                    Layout::Standard => modulus == bits,
+                    Layout::Partitioned => {
+                        modulus.checked_mul(u64::from(k)) == Some(bits)
+                    }
+                }
+                && nwords == bits.div_ceil(64);
+            if !consistent {
+                return Err(Error::corrupt(
+                    "layer",
+                    format!(
+                        "k {k}, modulus {modulus}, bits {bits}, \
+                         {nwords} words"
+                    ),
+                ));
+            }
+            let words = r.words(nwords, "layer words")?;
+            let array = BitArray::from_words(bits, words)?;
+            let mut layer = Layer::new(
+                capacity,
+                lerror,
+                Shape { bits: 64, modulus, k, bpe },
+            )?;
+            layer.ones = array.count_ones();
+            layer.array = array;
+            layer.count = count;
+            layers.push(layer);
+        }
+        if r.remaining() != 0 {
+            return Err(Error::corrupt("end", "bytes after the layers"));
+        }
+        let sum = layers.iter().try_fold(0u64, |a, l| a.checked_add(l.count));
+        if sum != Some(items) {
+            return Err(Error::corrupt("items", "layer counts disagree"));
+        }
+        let hasher = Hasher::new(family, i128::from(seed))?;
+        Ok(ScalableBloomFilter {
+            config,
+            hasher,
+            layers,
+            items,
+            skipped,
+            redis_options,
+            redis_growth,
+        })
+    }
+}

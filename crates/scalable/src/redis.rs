@@ -1,0 +1,479 @@
+//! The RedisBloom preset: `BF.RESERVE` arguments, `BF.DEBUG` lines and
+//! `BF.SCANDUMP` / `BF.LOADCHUNK` bytes, bit-exact with RedisBloom's
+//! SBChain (see `vectors/redisbloom/ALGORITHMS.md`).
+
+use bloomlab_core::BitArray;
+use bloomlab_hash::{Family, Reduction};
+
+use crate::config::{Config, Layout, Pairing, Probe, Shape, Sizing, redis_k};
+use crate::scalable::{Layer, ScalableBloomFilter};
+use crate::{Error, Result};
+
+/// The largest chunk `BF.SCANDUMP` returns: 16 MiB.
+pub const SCANDUMP_CHUNK: usize = 16 * 1024 * 1024;
+
+/// Bytes of a dump header before the link records.
+const HEADER_FIXED: usize = 20;
+/// Bytes of one link record in a dump header.
+const LINK_RECORD: usize = 53;
+
+impl ScalableBloomFilter {
+    /// The filter `BF.ADD` auto-creates: RedisBloom's defaults, error
+    /// 0.01, capacity 100, expansion 2.
+    ///
+    /// ```
+    /// use bloomlab_scalable::ScalableBloomFilter;
+    ///
+    /// let mut f = ScalableBloomFilter::redisbloom()?;
+    /// assert_eq!(f.add(b"hello")?, true); // BF.ADD replies 1
+    /// assert_eq!(f.add(b"hello")?, false); // and 0 the second time
+    /// assert_eq!(f.layers()[0].bits(), 1152); // 0.005 × 100 → 1102 → 1152
+    /// assert_eq!(f.layers()[0].k(), 8);
+    /// # Ok::<(), bloomlab_scalable::Error>(())
+    /// ```
+    pub fn redisbloom() -> Result<Self> {
+        Self::redisbloom_reserve(0.01, 100, None, false)
+    }
+
+    /// What `BF.RESERVE key error capacity [EXPANSION expansion]
+    /// [NONSCALING]` creates, with RedisBloom's checks and messages
+    /// ([`Error::Reserve`]). The error is capped at 0.25; a scaling
+    /// filter's first layer gets half of it and each later layer half the
+    /// previous one's (`r = 0.5`); capacity grows by `expansion`
+    /// (default 2). `EXPANSION 0` also makes a non-scaling filter, which
+    /// gets the full (capped) error and refuses new items once full.
+    pub fn redisbloom_reserve(
+        error: f64,
+        capacity: u64,
+        expansion: Option<u32>,
+        nonscaling: bool,
+    ) -> Result<Self> {
+        if !(error > 0.0 && error < 1.0) {
+            return Err(Error::Reserve(
+                "ERR error rate must be in the range (0.000000, 1.000000)",
+            ));
+        }
+        if !(1..=1 << 30).contains(&capacity) {
+            return Err(Error::Reserve(
+                "ERR capacity must be in the range [1, 1073741824]",
+            ));
+        }
+        if expansion.is_some_and(|e| e > 32768) {
+            return Err(Error::Reserve(
+                "ERR expansion must be in the range [0, 32768]",
+            ));
+        }
+        if nonscaling && expansion.is_some_and(|e| e > 0) {
+            return Err(Error::Reserve("Nonscaling filters cannot expand"));
+        }
+        let scaling = !nonscaling && expansion != Some(0);
+        let stored_growth = expansion.unwrap_or(2);
+        let capped = error.min(0.25);
+        let mut config = Config::new(capacity, capped)
+            .sizing(Sizing::RedisBloom)
+            .layout(Layout::Standard)
+            .hash(Family::Murmur64A, 0)
+            .probes(Pairing::Chained, Probe::Double, Reduction::Modulo)
+            .tightening(0.5)
+            .growth(u64::from(stored_growth));
+        if !scaling {
+            config = config.non_scaling();
+        }
+        let mut f = Self::with_config(config)?;
+        f.redis_growth = stored_growth;
+        Ok(f)
+    }
+
+    /// Whether the filter has a RedisBloom representation: standard
+    /// layers sized by RedisBloom's rule (whole 64-bit words), MurmurHash64A
+    /// with seed 0, chained pairing, plain double hashing, modulo.
+    pub fn is_redisbloom(&self) -> bool {
+        let c = &self.config;
+        c.layout == Layout::Standard
+            && c.family == Family::Murmur64A
+            && c.seed == 0
+            && c.pairing == Pairing::Chained
+            && c.probe == Probe::Double
+            && c.reduction == Reduction::Modulo
+            && self.layers.iter().all(|l| l.bits() % 64 == 0)
+    }
+
+    fn require_redis(&self) -> Result<()> {
+        if self.is_redisbloom() {
+            Ok(())
+        } else {
+            Err(Error::NotRedisBloom(
+                "needs standard layers, murmur64a seed 0, chained pairing, \
+                 double hashing, modulo and 64-bit words",
+            ))
+        }
+    }
+
+    /// `BF.DEBUG key`: `size:N`, then per layer `bytes:B bits:M hashes:K
+    /// hashwidth:64 capacity:C size:N ratio:E` (`E` as C's `%g`).
+    pub fn redis_debug(&self) -> Vec<String> {
+        let mut out = vec![format!("size:{}", self.items)];
+        for l in &self.layers {
+            out.push(format!(
+                "bytes:{} bits:{} hashes:{} hashwidth:64 capacity:{} \
+                 size:{} ratio:{}",
+                l.bytes(),
+                l.bits(),
+                l.k,
+                l.capacity,
+                l.count,
+                format_g(l.error)
+            ));
+        }
+        out
+    }
+
+    /// The header `BF.SCANDUMP key 0` returns: `20 + 53·layers` bytes,
+    /// little-endian, packed.
+    pub fn redis_header(&self) -> Result<Vec<u8>> {
+        self.require_redis()?;
+        let mut h =
+            Vec::with_capacity(HEADER_FIXED + LINK_RECORD * self.layers.len());
+        h.extend_from_slice(&self.items.to_le_bytes());
+        let n = u32::try_from(self.layers.len())
+            .map_err(|_| Error::NotRedisBloom("too many layers"))?;
+        h.extend_from_slice(&n.to_le_bytes());
+        h.extend_from_slice(&self.redis_options.to_le_bytes());
+        h.extend_from_slice(&self.redis_growth.to_le_bytes());
+        for l in &self.layers {
+            h.extend_from_slice(&l.bytes().to_le_bytes());
+            h.extend_from_slice(&l.bits().to_le_bytes());
+            h.extend_from_slice(&l.count.to_le_bytes());
+            h.extend_from_slice(&l.error.to_le_bytes());
+            h.extend_from_slice(&l.bpe.to_le_bytes());
+            h.extend_from_slice(&l.k.to_le_bytes());
+            h.extend_from_slice(&l.capacity.to_le_bytes());
+            h.push(0);
+        }
+        Ok(h)
+    }
+
+    /// One `BF.SCANDUMP key iter` reply: `(next iterator, bytes)`.
+    /// Iterator 0 gives `(1, header)`; then `iter` is a 1-based byte
+    /// cursor over the layers' arrays end to end, and the reply is the
+    /// rest of the layer it falls in (at most 16 MiB) with the cursor
+    /// after it; past the end (or negative) gives `(0, [])`.
+    pub fn redis_scandump_chunk(&self, iter: i64) -> Result<(i64, Vec<u8>)> {
+        if iter == 0 {
+            return Ok((1, self.redis_header()?));
+        }
+        self.require_redis()?;
+        if iter < 0 {
+            return Ok((0, Vec::new()));
+        }
+        let mut offset = (iter - 1) as u64;
+        for l in &self.layers {
+            let bytes = l.bytes();
+            if offset < bytes {
+                let len = (bytes - offset).min(SCANDUMP_CHUNK as u64);
+                let out = layer_bytes(&l.array, offset, len);
+                return Ok((iter + len as i64, out));
+            }
+            offset -= bytes;
+        }
+        Ok((0, Vec::new()))
+    }
+
+    /// The whole `BF.SCANDUMP` sequence, from iterator 0 to the closing
+    /// `(0, [])`.
+    pub fn redis_scandump(&self) -> Result<Vec<(i64, Vec<u8>)>> {
+        let mut out = Vec::new();
+        let mut iter = 0;
+        loop {
+            let (next, bytes) = self.redis_scandump_chunk(iter)?;
+            out.push((next, bytes));
+            if next == 0 {
+                return Ok(out);
+            }
+            iter = next;
+        }
+    }
+
+    /// Restores a filter from a complete `BF.SCANDUMP` sequence, as
+    /// `BF.LOADCHUNK` does: the first entry must be `(1, header)`; every
+    /// later non-empty chunk `(iter, data)` is written at byte offset
+    /// `iter − 1 − len(data)`, within one layer. The header is checked as
+    /// RedisBloom checks it (options ⊆ 0xF, `0 < error < 1`, `bits =
+    /// 8·bytes ≠ 0`, `k = ⌈0.693147180559945·bpe⌉`, sizes summing to the
+    /// total), plus what bloomlab supports (64-bit hashing, no legacy
+    /// power-of-two links, no `ENTS_IS_BITS`), and the chunks' total
+    /// length must equal the arrays' before anything is allocated.
+    pub fn from_redis_scandump<B: AsRef<[u8]>>(
+        chunks: &[(i64, B)],
+    ) -> Result<Self> {
+        let bad = |why: String| Error::BadDump(why);
+        let Some((first_iter, header)) = chunks.first() else {
+            return Err(bad("no header".into()));
+        };
+        if *first_iter != 1 {
+            return Err(bad(format!(
+                "the header comes with iterator 1, not {first_iter}"
+            )));
+        }
+        let header = header.as_ref();
+        let h = parse_header(header)?;
+        let total: u64 = h.links.iter().map(|l| l.bytes).sum();
+        let data: u64 =
+            chunks[1..].iter().map(|(_, d)| d.as_ref().len() as u64).sum();
+        if data != total {
+            return Err(bad(format!(
+                "the chunks hold {data} bytes, the header's arrays {total}"
+            )));
+        }
+        let scaling = h.options & 8 == 0;
+        let first = &h.links[0];
+        let error = if scaling { first.error * 2.0 } else { first.error };
+        let mut config = Config::new(first.entries, error.min(0.25))
+            .sizing(Sizing::RedisBloom)
+            .layout(Layout::Standard)
+            .hash(Family::Murmur64A, 0)
+            .probes(Pairing::Chained, Probe::Double, Reduction::Modulo)
+            .tightening(0.5)
+            .growth(u64::from(h.growth));
+        config.first_error = first.error;
+        config.scaling = scaling;
+        if scaling && h.growth == 0 {
+            return Err(bad("a scaling filter with growth 0".into()));
+        }
+        let hasher = bloomlab_hash::Hasher::new(Family::Murmur64A, 0)?;
+        let mut layers = Vec::with_capacity(h.links.len());
+        for l in &h.links {
+            let s = Shape {
+                bits: l.bits,
+                modulus: l.bits,
+                k: l.hashes,
+                bpe: l.bpe,
+            };
+            let mut layer = Layer::new(l.entries, l.error, s)?;
+            layer.count = l.size;
+            layers.push(layer);
+        }
+        // Write the chunks into a byte image per layer, then words.
+        let mut images: Vec<Vec<u8>> =
+            h.links.iter().map(|l| vec![0u8; l.bytes as usize]).collect();
+        for (iter, chunk) in &chunks[1..] {
+            let chunk = chunk.as_ref();
+            if chunk.is_empty() {
+                continue;
+            }
+            let len = chunk.len() as i64;
+            let start = iter
+                .checked_sub(1 + len)
+                .filter(|s| *s >= 0)
+                .ok_or_else(|| {
+                    bad(format!(
+                        "iterator {iter} is smaller than its chunk ({len} B)"
+                    ))
+                })? as u64;
+            let mut off = start;
+            let mut placed = false;
+            for img in images.iter_mut() {
+                let n = img.len() as u64;
+                if off < n {
+                    if off + chunk.len() as u64 > n {
+                        return Err(bad(
+                            "invalid chunk - Too big for current filter"
+                                .into(),
+                        ));
+                    }
+                    let o = off as usize;
+                    img[o..o + chunk.len()].copy_from_slice(chunk);
+                    placed = true;
+                    break;
+                }
+                off -= n;
+            }
+            if !placed {
+                return Err(bad("invalid offset - no link found".into()));
+            }
+        }
+        for (layer, img) in layers.iter_mut().zip(&images) {
+            let words: Vec<u64> = img
+                .chunks_exact(8)
+                .map(|c| {
+                    let mut w = [0u8; 8];
+                    w.copy_from_slice(c);
+                    u64::from_le_bytes(w)
+                })
+                .collect();
+            layer.array = BitArray::from_words(layer.bits(), words)?;
+            layer.ones = layer.array.count_ones();
+        }
+        Ok(ScalableBloomFilter {
+            config,
+            hasher,
+            layers,
+            items: h.size,
+            skipped: 0,
+            redis_options: h.options,
+            redis_growth: h.growth,
+        })
+    }
+}
+
+/// `len` bytes of a layer's array from byte `offset` (words little-endian).
+fn layer_bytes(a: &BitArray, offset: u64, len: u64) -> Vec<u8> {
+    let mut out = Vec::with_capacity(len as usize);
+    let first = (offset / 8) as usize;
+    let last = (offset + len).div_ceil(8) as usize;
+    let skip = (offset % 8) as usize;
+    for w in &a.words()[first..last] {
+        out.extend_from_slice(&w.to_le_bytes());
+    }
+    out.drain(..skip);
+    out.truncate(len as usize);
+    out
+}
+
+/// A decoded `BF.SCANDUMP` header.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RedisHeader {
+    /// Items newly added (`BF.CARD`).
+    pub size: u64,
+    /// Option bits: NOROUND 1, ENTS_IS_BITS 2, FORCE64 4, NO_SCALING 8.
+    pub options: u32,
+    /// Stored expansion.
+    pub growth: u32,
+    /// Links, oldest first.
+    pub links: Vec<RedisLink>,
+}
+
+/// One link record of a [`RedisHeader`].
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RedisLink {
+    /// Array bytes.
+    pub bytes: u64,
+    /// Bits (the modulus).
+    pub bits: u64,
+    /// Items newly added to it.
+    pub size: u64,
+    /// Its error rate.
+    pub error: f64,
+    /// Bits per entry.
+    pub bpe: f64,
+    /// `k`.
+    pub hashes: u32,
+    /// Capacity.
+    pub entries: u64,
+    /// Legacy power-of-two exponent (0 for current filters).
+    pub n2: u8,
+}
+
+/// Decodes and checks a `BF.SCANDUMP` header (see
+/// [`ScalableBloomFilter::from_redis_scandump`] for the checks).
+pub fn parse_header(h: &[u8]) -> Result<RedisHeader> {
+    let bad = |why: String| Error::BadDump(why);
+    if h.len() < HEADER_FIXED {
+        return Err(bad(format!("header of {} bytes", h.len())));
+    }
+    let u64_at = |o: usize| {
+        let mut b = [0u8; 8];
+        b.copy_from_slice(&h[o..o + 8]);
+        u64::from_le_bytes(b)
+    };
+    let u32_at = |o: usize| {
+        let mut b = [0u8; 4];
+        b.copy_from_slice(&h[o..o + 4]);
+        u32::from_le_bytes(b)
+    };
+    let size = u64_at(0);
+    let n = u32_at(8) as usize;
+    let options = u32_at(12);
+    let growth = u32_at(16);
+    let expected =
+        n.checked_mul(LINK_RECORD).and_then(|x| x.checked_add(HEADER_FIXED));
+    if n == 0 || expected != Some(h.len()) {
+        return Err(bad(format!(
+            "{n} links need {} bytes, the header has {}",
+            HEADER_FIXED + LINK_RECORD * n.min(1 << 20),
+            h.len()
+        )));
+    }
+    if options & !0xF != 0 {
+        return Err(bad(format!("options {options:#x}")));
+    }
+    if options & 4 == 0 || options & 2 != 0 || options & 1 == 0 {
+        return Err(bad(format!(
+            "options {options:#x}: only NOROUND|FORCE64 filters are supported"
+        )));
+    }
+    let mut links = Vec::with_capacity(n);
+    for i in 0..n {
+        let o = HEADER_FIXED + LINK_RECORD * i;
+        let l = RedisLink {
+            bytes: u64_at(o),
+            bits: u64_at(o + 8),
+            size: u64_at(o + 16),
+            error: f64::from_bits(u64_at(o + 24)),
+            bpe: f64::from_bits(u64_at(o + 32)),
+            hashes: u32_at(o + 40),
+            entries: u64_at(o + 44),
+            n2: h[o + 52],
+        };
+        if !(l.error > 0.0 && l.error < 1.0) {
+            return Err(bad(format!("link {i}: error {}", l.error)));
+        }
+        if l.bits == 0 || l.bytes.checked_mul(8) != Some(l.bits) {
+            return Err(bad(format!(
+                "link {i}: {} bits in {} bytes",
+                l.bits, l.bytes
+            )));
+        }
+        if l.bytes % 8 != 0 {
+            return Err(bad(format!("link {i}: {} bytes", l.bytes)));
+        }
+        if f64::from(l.hashes) != redis_k(l.bpe) || l.hashes == 0 {
+            return Err(bad(format!(
+                "link {i}: k {} for bpe {}",
+                l.hashes, l.bpe
+            )));
+        }
+        if l.n2 != 0 {
+            return Err(bad(format!("link {i}: legacy power-of-two link")));
+        }
+        if l.entries == 0 {
+            return Err(bad(format!("link {i}: capacity 0")));
+        }
+        links.push(l);
+    }
+    let sum = links.iter().try_fold(0u64, |a, l| a.checked_add(l.size));
+    if sum != Some(size) {
+        return Err(bad(format!(
+            "link sizes do not add up to the total {size}"
+        )));
+    }
+    Ok(RedisHeader { size, options, growth, links })
+}
+
+/// C's `printf("%g", v)`: 6 significant digits, trailing zeros removed,
+/// scientific notation when the exponent is below −4 or at least 6.
+pub fn format_g(v: f64) -> String {
+    if v == 0.0 {
+        return "0".into();
+    }
+    if !v.is_finite() {
+        return v.to_string();
+    }
+    let sci = format!("{v:.5e}");
+    let (mantissa, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
+    let exp: i32 = exp.parse().unwrap_or(0);
+    let trim = |s: &str| {
+        if s.contains('.') {
+            s.trim_end_matches('0').trim_end_matches('.').to_string()
+        } else {
+            s.to_string()
+        }
+    };
+    if !(-4..6).contains(&exp) {
+        let sign = if exp < 0 { '-' } else { '+' };
+        format!("{}e{sign}{:02}", trim(mantissa), exp.abs())
+    } else {
+        let decimals = (5 - exp).max(0) as usize;
+        trim(&format!("{v:.decimals$}"))
+    }
+}

@@ -1,0 +1,583 @@
+//! [`ScalableBloomFilter`]: a chain of layers that grows as items arrive.
+
+use bloomlab_core::{BitArray, Filter, theory};
+use bloomlab_hash::murmur64a::REDISBLOOM_SEED;
+use bloomlab_hash::strategy::mix64;
+use bloomlab_hash::{Family, Hasher, Reduction};
+
+use crate::config::{Config, Layout, Pairing, Probe, Shape, Sizing, shape};
+use crate::{Error, Result};
+
+/// One layer of a scalable filter: a Bloom filter with its own capacity,
+/// error, bits and `k`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Layer {
+    pub(crate) array: BitArray,
+    /// The whole array (standard) or one slice (partitioned).
+    pub(crate) modulus: u64,
+    pub(crate) k: u32,
+    pub(crate) capacity: u64,
+    pub(crate) error: f64,
+    pub(crate) bpe: f64,
+    pub(crate) count: u64,
+    pub(crate) ones: u64,
+}
+
+impl Layer {
+    pub(crate) fn new(capacity: u64, error: f64, s: Shape) -> Result<Layer> {
+        Ok(Layer {
+            array: BitArray::new(s.bits)?,
+            modulus: s.modulus,
+            k: s.k,
+            capacity,
+            error,
+            bpe: s.bpe,
+            count: 0,
+            ones: 0,
+        })
+    }
+
+    /// Items it holds before the chain grows (RedisBloom's `entries`).
+    pub fn capacity(&self) -> u64 {
+        self.capacity
+    }
+    /// Items newly set in it (RedisBloom's per-link `size`).
+    pub fn count(&self) -> u64 {
+        self.count
+    }
+    /// Its target error `P_i`.
+    pub fn error(&self) -> f64 {
+        self.error
+    }
+    /// Its number of bits.
+    pub fn bits(&self) -> u64 {
+        self.array.bit_len()
+    }
+    /// Probes per key.
+    pub fn k(&self) -> u32 {
+        self.k
+    }
+    /// Bits per entry as sized (RedisBloom stores this figure).
+    pub fn bits_per_entry(&self) -> f64 {
+        self.bpe
+    }
+    /// Bits currently set.
+    pub fn bits_set(&self) -> u64 {
+        self.ones
+    }
+    /// Fraction of bits set.
+    pub fn fill(&self) -> f64 {
+        self.ones as f64 / self.bits() as f64
+    }
+    /// The bit array (RedisBloom's byte array is its words written
+    /// little-endian).
+    pub fn bit_array(&self) -> &BitArray {
+        &self.array
+    }
+    /// Bytes of its array.
+    pub fn bytes(&self) -> u64 {
+        self.bits().div_ceil(64) * 8
+    }
+    /// The false-positive rate its current fill implies: `(X/m)^k` for a
+    /// standard layer, the product of the slices' fills for a partitioned
+    /// one (the rate of a random non-member given these bits).
+    pub fn current_error(&self, layout: Layout) -> f64 {
+        match layout {
+            Layout::Standard => self.fill().powi(self.k as i32),
+            Layout::Partitioned => {
+                let s = self.modulus;
+                (0..u64::from(self.k))
+                    .map(|i| {
+                        let ones = (i * s..(i + 1) * s)
+                            .filter(|&b| self.array.get(b))
+                            .count();
+                        ones as f64 / s as f64
+                    })
+                    .product()
+            }
+        }
+    }
+}
+
+/// A scalable Bloom filter (Almeida, Baquero, Preguiça & Hutchison 2007):
+/// a chain of layers, layer `i` with capacity `n0·s^i` and error
+/// `P0·r^i`.
+///
+/// * **Inserts go to the newest layer.** A layer is full when its count
+///   of newly set items reaches its capacity (and, with
+///   [`Config::full_at_half_fill`], when half its bits are set); the next
+///   layer is created lazily, when an item actually has to be inserted
+///   into a full layer (RedisBloom's rule).
+/// * **An item that any layer reports present is not inserted again**:
+///   [`ScalableBloomFilter::add`] returns `Ok(false)` and the item is
+///   counted in [`ScalableBloomFilter::skipped`], not in
+///   [`ScalableBloomFilter::len`]. That includes true duplicates and
+///   false positives, exactly as RedisBloom's `BF.ADD` replying 0.
+/// * Queries test the layers newest to oldest and stop at the first hit.
+/// * The key is hashed once; every layer derives its probes from the
+///   same pair `(a, b)`, modulo its own size.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ScalableBloomFilter {
+    pub(crate) config: Config,
+    pub(crate) hasher: Hasher,
+    pub(crate) layers: Vec<Layer>,
+    pub(crate) items: u64,
+    pub(crate) skipped: u64,
+    /// RedisBloom's header `options` (5 scaling, 13 non-scaling).
+    pub(crate) redis_options: u32,
+    /// RedisBloom's header `growth` (2 for `NONSCALING`, 0 for
+    /// `EXPANSION 0`).
+    pub(crate) redis_growth: u32,
+}
+
+impl ScalableBloomFilter {
+    /// A filter for `initial_capacity` items at target error `error`,
+    /// with bloomlab's defaults ([`Config::new`]).
+    ///
+    /// ```
+    /// use bloomlab_scalable::ScalableBloomFilter;
+    ///
+    /// let mut f = ScalableBloomFilter::new(1000, 0.01)?;
+    /// for i in 0..10_000u64 {
+    ///     f.add(&i.to_le_bytes())?;
+    /// }
+    /// assert!(f.layers().len() > 1);
+    /// assert!(f.compounded_error() < 0.01);
+    /// # Ok::<(), bloomlab_scalable::Error>(())
+    /// ```
+    pub fn new(initial_capacity: u64, error: f64) -> Result<Self> {
+        Self::with_config(Config::new(initial_capacity, error))
+    }
+
+    /// A filter with these parameters (checked).
+    pub fn with_config(config: Config) -> Result<Self> {
+        config.validate()?;
+        let hasher = Hasher::new(config.family, i128::from(config.seed))?;
+        let s = shape(
+            config.sizing,
+            config.layout,
+            config.initial_capacity,
+            config.first_error,
+        )?;
+        let first =
+            Layer::new(config.initial_capacity, config.first_error, s)?;
+        let growth = u32::try_from(config.growth).unwrap_or(u32::MAX);
+        Ok(ScalableBloomFilter {
+            config,
+            hasher,
+            layers: vec![first],
+            items: 0,
+            skipped: 0,
+            redis_options: if config.scaling { 5 } else { 13 },
+            redis_growth: if config.scaling { growth } else { 2 },
+        })
+    }
+
+    /// The paper's recommended settings (Almeida et al. 2007, §5 and the
+    /// authors' riak_core code): partitioned layers filled to one half
+    /// (`k_i = ⌈log2(1/P_i)⌉`), `s = 2` with `r = 0.85` (slow growth),
+    /// `P0 = P(1 − r)`. For fast growth see
+    /// [`ScalableBloomFilter::almeida_fast`].
+    pub fn almeida(initial_capacity: u64, error: f64) -> Result<Self> {
+        Self::with_config(
+            Config::new(initial_capacity, error)
+                .layout(Layout::Partitioned)
+                .tightening(0.85)
+                .growth(2),
+        )
+    }
+
+    /// The paper's settings for fast growth: `s = 4`, `r = 0.75`.
+    pub fn almeida_fast(initial_capacity: u64, error: f64) -> Result<Self> {
+        Self::with_config(
+            Config::new(initial_capacity, error)
+                .layout(Layout::Partitioned)
+                .tightening(0.75)
+                .growth(4),
+        )
+    }
+
+    /// pybloom-live's `ScalableBloomFilter(initial_capacity, error_rate,
+    /// mode)` parameters, for comparison: `r = 0.9`, growth 2
+    /// (`SMALL_SET_GROWTH`) or 4 (`LARGE_SET_GROWTH`, its default), and
+    /// its first layer at `P·r` (so its bound is `9P`, not `P`; see
+    /// `THEORY.md` §7). Partitioned layers sized as its `BloomFilter`.
+    /// The hashing is bloomlab's, not pybloom-live's.
+    pub fn pybloom_live(
+        initial_capacity: u64,
+        error: f64,
+        growth: u64,
+    ) -> Result<Self> {
+        let mut c = Config::new(initial_capacity, error)
+            .layout(Layout::Partitioned)
+            .sizing(Sizing::Pybloom)
+            .growth(growth);
+        c.tightening = 0.9;
+        c.first_error = error * 0.9;
+        Self::with_config(c)
+    }
+
+    /// The parameters.
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    /// The layers, oldest first.
+    pub fn layers(&self) -> &[Layer] {
+        &self.layers
+    }
+
+    /// Items newly inserted (RedisBloom's `BF.CARD`).
+    pub fn len(&self) -> u64 {
+        self.items
+    }
+
+    /// Whether nothing was inserted.
+    pub fn is_empty(&self) -> bool {
+        self.items == 0
+    }
+
+    /// Adds that found the item already (apparently) present and inserted
+    /// nothing: true duplicates and false positives.
+    pub fn skipped(&self) -> u64 {
+        self.skipped
+    }
+
+    /// Sum of the layers' capacities (RedisBloom's `BF.INFO Capacity`).
+    pub fn capacity(&self) -> u64 {
+        self.layers.iter().map(|l| l.capacity).sum()
+    }
+
+    /// Sum of the layers' bits.
+    pub fn total_bits(&self) -> u64 {
+        self.layers.iter().map(Layer::bits).sum()
+    }
+
+    /// `1 − Π_i (1 − P_i)`, `P_i` being each layer's false-positive rate
+    /// implied by its *current* fill ([`Layer::current_error`]): the
+    /// probability that a random non-member is reported present now.
+    pub fn compounded_error(&self) -> f64 {
+        let errors: Vec<f64> = self
+            .layers
+            .iter()
+            .map(|l| l.current_error(self.config.layout))
+            .collect();
+        theory::scalable_compounded_error(&errors)
+    }
+
+    /// `1 − Π_i (1 − P_i)` over the layers' *target* errors: what the
+    /// chain promises once every layer is full.
+    pub fn compounded_target_error(&self) -> f64 {
+        let errors: Vec<f64> = self.layers.iter().map(|l| l.error).collect();
+        theory::scalable_compounded_error(&errors)
+    }
+
+    /// The bound on the compounded error however far the filter grows,
+    /// `P0/(1 − r)` (its one layer's error when non-scaling).
+    pub fn error_bound(&self) -> f64 {
+        self.config.error_bound()
+    }
+
+    /// Heap bytes of the bit arrays and the layer table.
+    pub fn bytes_of_memory(&self) -> usize {
+        self.layers.iter().map(|l| l.array.bytes_of_memory()).sum::<usize>()
+            + self.layers.capacity() * std::mem::size_of::<Layer>()
+    }
+
+    #[inline]
+    pub(crate) fn pair(&self, key: &[u8]) -> (u64, u64) {
+        match self.config.pairing {
+            Pairing::Chained => {
+                let a = self
+                    .hasher
+                    .hash_with_seed(key, REDISBLOOM_SEED ^ self.hasher.seed())
+                    .lo;
+                (a, self.hasher.hash_with_seed(key, a).lo)
+            }
+            Pairing::Single => {
+                let d = self.hasher.hash(key);
+                if self.config.family.output_bits() == 128 {
+                    (d.lo, d.hi)
+                } else {
+                    (d.lo, mix64(d.lo))
+                }
+            }
+        }
+    }
+
+    /// Calls `f` with each of a layer's positions until it returns false.
+    #[inline(always)]
+    fn walk(
+        &self,
+        (m, k): (u64, u32),
+        (a, b): (u64, u64),
+        mut f: impl FnMut(u64) -> bool,
+    ) -> bool {
+        let red = self.config.reduction;
+        let part = self.config.layout == Layout::Partitioned;
+        let (mut x, mut y) = (a, b);
+        for i in 0..k {
+            let mut pos = red.reduce64(x, m);
+            if part {
+                pos += u64::from(i) * m;
+            }
+            if !f(pos) {
+                return false;
+            }
+            x = x.wrapping_add(y);
+            if self.config.probe == Probe::EnhancedDouble {
+                y = y.wrapping_add(u64::from(i) + 1);
+            }
+        }
+        true
+    }
+
+    #[inline]
+    fn layer_contains(&self, layer: &Layer, ab: (u64, u64)) -> bool {
+        self.walk((layer.modulus, layer.k), ab, |p| layer.array.get(p))
+    }
+
+    /// Whether the item may have been added: any layer, newest first.
+    #[inline]
+    pub fn contains(&self, key: &[u8]) -> bool {
+        let ab = self.pair(key);
+        self.layers.iter().rev().any(|l| self.layer_contains(l, ab))
+    }
+
+    fn layer_full(&self, l: &Layer) -> bool {
+        l.count >= l.capacity
+            || (self.config.full_at_half_fill && 2 * l.ones >= l.bits())
+    }
+
+    fn grow(&mut self) -> Result<()> {
+        let index = self.layers.len();
+        let last = self
+            .layers
+            .last()
+            .ok_or_else(|| Error::CannotGrow("no layer".into()))?;
+        let capacity = last
+            .capacity
+            .checked_mul(self.config.growth)
+            .ok_or_else(|| {
+                Error::CannotGrow(format!(
+                    "layer {index}'s capacity overflows 64 bits"
+                ))
+            })?;
+        let error = last.error * self.config.tightening;
+        let s =
+            shape(self.config.sizing, self.config.layout, capacity, error)?;
+        let layer = Layer::new(capacity, error, s)
+            .map_err(|e| Error::CannotGrow(e.to_string()))?;
+        self.layers.push(layer);
+        Ok(())
+    }
+
+    /// Adds an item, as RedisBloom's `BF.ADD`: `Ok(true)` if it was newly
+    /// inserted (reply 1), `Ok(false)` if some layer already reports it
+    /// present (reply 0: nothing is inserted, [`Self::skipped`] counts
+    /// it), [`Error::Full`] if the filter is non-scaling and full, and
+    /// [`Error::CannotGrow`] if the next layer cannot be built.
+    pub fn add(&mut self, key: &[u8]) -> Result<bool> {
+        let ab = self.pair(key);
+        if self.layers.iter().rev().any(|l| self.layer_contains(l, ab)) {
+            self.skipped += 1;
+            return Ok(false);
+        }
+        let full = self.layers.last().is_none_or(|l| self.layer_full(l));
+        if full {
+            if !self.config.scaling {
+                return Err(Error::Full);
+            }
+            self.grow()?;
+        }
+        let Some(mut layer) = self.layers.pop() else {
+            return Err(Error::CannotGrow("no layer".into()));
+        };
+        let mut changed = 0;
+        let shape = (layer.modulus, layer.k);
+        self.walk(shape, ab, |p| {
+            changed += u64::from(layer.array.set(p));
+            true
+        });
+        layer.ones += changed;
+        layer.count += 1;
+        self.layers.push(layer);
+        self.items += 1;
+        Ok(true)
+    }
+
+    /// Estimated number of distinct items, summed over the layers from
+    /// their fills (Swamidass & Baldi 2007).
+    pub fn estimated_count(&self) -> f64 {
+        self.layers
+            .iter()
+            .map(|l| theory::estimate_count(l.bits(), l.k, l.ones))
+            .sum()
+    }
+
+    /// A summary: totals and each layer's capacity, error, bits, `k` and
+    /// count.
+    pub fn info(&self) -> Info {
+        Info {
+            capacity: self.capacity(),
+            redis_size: self.redis_size(),
+            bytes_of_memory: self.bytes_of_memory() as u64,
+            filters: self.layers.len(),
+            items: self.items,
+            skipped: self.skipped,
+            expansion: self.config.scaling.then_some(self.config.growth),
+            error: self.config.error,
+            error_bound: self.error_bound(),
+            compounded_error: self.compounded_error(),
+            layers: self
+                .layers
+                .iter()
+                .map(|l| LayerInfo {
+                    capacity: l.capacity,
+                    error: l.error,
+                    bits: l.bits(),
+                    k: l.k,
+                    count: l.count,
+                    bits_set: l.ones,
+                })
+                .collect(),
+        }
+    }
+
+    /// RedisBloom's `BF.INFO Size`: `32 + 64·layers + Σ array bytes`
+    /// (its struct sizes on 64-bit platforms).
+    pub fn redis_size(&self) -> u64 {
+        32 + 64 * self.layers.len() as u64
+            + self.layers.iter().map(Layer::bytes).sum::<u64>()
+    }
+
+    /// The family of the hasher.
+    pub fn family(&self) -> Family {
+        self.config.family
+    }
+
+    /// The reduction.
+    pub fn reduction(&self) -> Reduction {
+        self.config.reduction
+    }
+}
+
+/// A summary of a scalable filter; its `Display` prints one line of
+/// totals and one line per layer.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Info {
+    /// Sum of the layers' capacities (`BF.INFO Capacity`).
+    pub capacity: u64,
+    /// RedisBloom's `BF.INFO Size` (`32 + 64·layers + Σ bytes`).
+    pub redis_size: u64,
+    /// Heap bytes ([`ScalableBloomFilter::bytes_of_memory`]).
+    pub bytes_of_memory: u64,
+    /// Number of layers (`BF.INFO Number of filters`).
+    pub filters: usize,
+    /// Items newly inserted (`BF.INFO Number of items inserted`).
+    pub items: u64,
+    /// Adds skipped because the item was (apparently) present.
+    pub skipped: u64,
+    /// Growth factor; `None` for a non-scaling filter (`BF.INFO
+    /// Expansion rate`).
+    pub expansion: Option<u64>,
+    /// Target error `P`.
+    pub error: f64,
+    /// Bound on the compounded error.
+    pub error_bound: f64,
+    /// Compounded error at the current fill.
+    pub compounded_error: f64,
+    /// Per layer, oldest first.
+    pub layers: Vec<LayerInfo>,
+}
+
+/// One layer in [`Info`].
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct LayerInfo {
+    /// Items it holds before the chain grows.
+    pub capacity: u64,
+    /// Its target error.
+    pub error: f64,
+    /// Its bits.
+    pub bits: u64,
+    /// Probes per key.
+    pub k: u32,
+    /// Items inserted into it.
+    pub count: u64,
+    /// Bits set.
+    pub bits_set: u64,
+}
+
+impl std::fmt::Display for Info {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let expansion = match self.expansion {
+            Some(s) => s.to_string(),
+            None => "none (non-scaling)".to_string(),
+        };
+        writeln!(
+            f,
+            "capacity {} items {} skipped {} layers {} expansion {} \
+             error {} bound {} compounded {:.6e} size {} bytes {}",
+            self.capacity,
+            self.items,
+            self.skipped,
+            self.filters,
+            expansion,
+            self.error,
+            self.error_bound,
+            self.compounded_error,
+            self.redis_size,
+            self.bytes_of_memory,
+        )?;
+        for (i, l) in self.layers.iter().enumerate() {
+            writeln!(
+                f,
+                "layer {i}: capacity {} error {} bits {} k {} count {} \
+                 bits_set {}",
+                l.capacity, l.error, l.bits, l.k, l.count, l.bits_set
+            )?;
+        }
+        Ok(())
+    }
+}
+
+impl Filter for ScalableBloomFilter {
+    fn variant(&self) -> &'static str {
+        "scalable"
+    }
+
+    /// Adds the key; returns whether it was newly inserted (`BF.ADD`'s
+    /// 1). A full non-scaling filter, or one that cannot grow, refuses
+    /// the key and returns false.
+    fn insert_bytes(&mut self, key: &[u8]) -> bool {
+        self.add(key).unwrap_or(false)
+    }
+
+    fn contains_bytes(&self, key: &[u8]) -> bool {
+        self.contains(key)
+    }
+
+    fn bits(&self) -> u64 {
+        self.total_bits()
+    }
+
+    fn hash_count(&self) -> u32 {
+        self.layers.last().map_or(0, |l| l.k)
+    }
+
+    fn bits_set(&self) -> u64 {
+        self.layers.iter().map(|l| l.ones).sum()
+    }
+
+    fn estimated_count(&self) -> f64 {
+        ScalableBloomFilter::estimated_count(self)
+    }
+
+    fn expected_fpp(&self) -> f64 {
+        self.compounded_error()
+    }
+
+    fn bytes_of_memory(&self) -> usize {
+        ScalableBloomFilter::bytes_of_memory(self)
+    }
+}

@@ -1,0 +1,132 @@
+//! Layer counts, capacities, errors, `k` and bits against the formulas.
+
+use bloomlab_core::theory;
+use bloomlab_scalable::{Config, Layout, ScalableBloomFilter};
+
+/// Grows `f` with distinct keys until it has taken `n` items.
+fn fill(f: &mut ScalableBloomFilter, n: u64) {
+    let mut i = 0u64;
+    while f.len() < n {
+        f.add(&i.to_le_bytes()).unwrap();
+        i += 1;
+    }
+}
+
+/// Worked example B of THEORY.md §7: P0 = 0.001, r = 0.8, s = 3,
+/// n0 = 500, grown to 100,000 items.
+#[test]
+fn worked_example_b() {
+    let mut c = Config::new(500, 0.005).layout(Layout::Partitioned).growth(3);
+    c.tightening = 0.8;
+    c.first_error = 0.001;
+    let mut f = ScalableBloomFilter::with_config(c).unwrap();
+    assert!((f.error_bound() - 0.005).abs() < 1e-15);
+    fill(&mut f, 100_000);
+    let caps: Vec<u64> = f.layers().iter().map(|l| l.capacity()).collect();
+    assert_eq!(caps, [500, 1500, 4500, 13500, 40500, 121500]);
+    let ks: Vec<u32> = f.layers().iter().map(|l| l.k()).collect();
+    assert_eq!(ks, [10, 11, 11, 11, 12, 12]);
+    let slices: Vec<u64> =
+        f.layers().iter().map(|l| l.bits() / u64::from(l.k())).collect();
+    assert_eq!(slices, [722, 2165, 6493, 19477, 58430, 175288]);
+    assert_eq!(f.total_bits(), 3_121_321);
+    assert!((f.compounded_target_error() - 0.00368377).abs() < 1e-8);
+}
+
+/// For a grid of (n0, P, r, s), the chain after growth to N has the
+/// layers `theory::scalable_layers` predicts, bit for bit.
+#[test]
+fn layers_match_scalable_layers() {
+    for &(n0, p, r, s, n) in &[
+        (1000u64, 0.01, 0.5, 2u64, 100_000u64),
+        (100, 0.001, 0.85, 2, 20_000),
+        (500, 0.05, 0.75, 4, 50_000),
+        (64, 0.1, 0.9, 3, 10_000),
+        (1, 0.2, 0.5, 2, 1000),
+    ] {
+        let c = Config::new(n0, p)
+            .layout(Layout::Partitioned)
+            .tightening(r)
+            .growth(s);
+        let mut f = ScalableBloomFilter::with_config(c).unwrap();
+        fill(&mut f, n);
+        let want = theory::scalable_layers(n0, p * (1.0 - r), r, s as f64, n)
+            .unwrap();
+        assert_eq!(f.layers().len(), want.len(), "{n0} {p} {r} {s}");
+        for (l, w) in f.layers().iter().zip(&want) {
+            assert_eq!(l.capacity(), w.capacity);
+            assert!((l.error() / w.error - 1.0).abs() < 1e-12);
+            assert_eq!(l.k(), w.k);
+            assert_eq!(l.bits(), w.bits);
+        }
+        let bits: u64 = want.iter().map(|w| w.bits).sum();
+        assert_eq!(f.total_bits(), bits);
+        assert!(f.compounded_target_error() < p);
+        assert!(f.error_bound() <= p * (1.0 + 1e-12));
+        // Standard layout: the same bits, rounded up to whole words.
+        let mut g =
+            ScalableBloomFilter::with_config(c.layout(Layout::Standard))
+                .unwrap();
+        fill(&mut g, n);
+        for (l, w) in g.layers().iter().zip(&want) {
+            assert_eq!(l.bits(), w.bits.div_ceil(64) * 64);
+            assert_eq!(l.k(), w.k);
+        }
+    }
+}
+
+/// The number of layers is the smallest L with n0·(s^L − 1)/(s − 1) ≥ N
+/// (lazy growth: exactly N items never open another layer).
+#[test]
+fn layer_count_formula() {
+    for &(n0, s) in &[(1000u64, 2u64), (100, 4), (7, 3)] {
+        for n in [1, n0, n0 + 1, 10 * n0, 1000 * n0] {
+            let mut f = ScalableBloomFilter::with_config(
+                Config::new(n0, 0.01).growth(s),
+            )
+            .unwrap();
+            fill(&mut f, n);
+            let mut total = 0;
+            let mut layers = 0;
+            while total < n {
+                total += n0 * s.pow(layers);
+                layers += 1;
+            }
+            assert_eq!(f.layers().len() as u32, layers.max(1), "{n0} {s} {n}");
+            assert_eq!(f.capacity(), total.max(n0));
+        }
+    }
+}
+
+/// RedisBloom's chain: k grows by one per layer, errors halve exactly,
+/// capacities multiply by the expansion.
+#[test]
+fn redisbloom_chain_formulas() {
+    let mut f =
+        ScalableBloomFilter::redisbloom_reserve(0.01, 1000, Some(2), false)
+            .unwrap();
+    fill(&mut f, 100_000);
+    assert_eq!(f.capacity(), 127_000);
+    for (i, l) in f.layers().iter().enumerate() {
+        assert_eq!(l.capacity(), 1000 << i);
+        assert_eq!(l.error(), 0.005 / f64::from(1u32 << i));
+        assert_eq!(l.k(), 8 + i as u32);
+        let bpe = -(l.error().ln() / 0.480453013918201);
+        let m = ((l.capacity() as f64 * bpe).floor() as u64).div_ceil(64) * 64;
+        assert_eq!(l.bits(), m);
+    }
+    assert_eq!(f.layers()[0].bits(), 11_072);
+}
+
+#[test]
+fn fill_rule_option_opens_layers_earlier() {
+    // A layer sized for 1000 at 1/2 fill is full at ~1000 items either
+    // way; with a tiny growth the rule changes nothing harmful.
+    let c = Config::new(1000, 0.01).full_at_half_fill(true);
+    let mut f = ScalableBloomFilter::with_config(c).unwrap();
+    fill(&mut f, 10_000);
+    for l in &f.layers()[..f.layers().len() - 1] {
+        assert!(l.count() <= l.capacity());
+        assert!(2 * l.bits_set() >= l.bits() || l.count() == l.capacity());
+    }
+}

@@ -1,0 +1,341 @@
+//! RedisBloom's recorded outputs, reproduced case by case.
+
+use bloomlab_core::Filter;
+use bloomlab_scalable::{Error, ScalableBloomFilter, redis};
+use serde_json::Value;
+
+const FILTERS: &str = include_str!(concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../../testdata/redisbloom/filters.json"
+));
+
+fn data() -> Value {
+    serde_json::from_str(FILTERS).unwrap()
+}
+
+fn unhex(s: &str) -> Vec<u8> {
+    assert!(s.len() % 2 == 0);
+    (0..s.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap())
+        .collect()
+}
+
+fn hex(b: &[u8]) -> String {
+    b.iter().map(|x| format!("{x:02x}")).collect()
+}
+
+fn item(v: &Value) -> Vec<u8> {
+    match v {
+        Value::String(s) => s.as_bytes().to_vec(),
+        Value::Object(o) => unhex(o["hex"].as_str().unwrap()),
+        other => panic!("bad item {other}"),
+    }
+}
+
+fn build(case: &Value) -> ScalableBloomFilter {
+    match &case["reserve"] {
+        Value::Null => ScalableBloomFilter::redisbloom().unwrap(),
+        r => ScalableBloomFilter::redisbloom_reserve(
+            r["errorRate"].as_f64().unwrap(),
+            r["capacity"].as_u64().unwrap(),
+            r["expansion"].as_u64().map(|e| e as u32),
+            r["nonscaling"].as_bool().unwrap(),
+        )
+        .unwrap(),
+    }
+}
+
+fn check_probes(name: &str, f: &ScalableBloomFilter, case: &Value) {
+    for p in case["probes"].as_array().unwrap() {
+        let want = p["exists"].as_u64().unwrap() == 1;
+        assert_eq!(f.contains(&item(&p["item"])), want, "{name}: {p}");
+    }
+}
+
+fn dump_of(case: &Value) -> Vec<(i64, Vec<u8>)> {
+    case["scandump"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| (e[0].as_i64().unwrap(), unhex(e[1].as_str().unwrap())))
+        .collect()
+}
+
+#[test]
+fn every_case_reproduced() {
+    let d = data();
+    let cases = d["cases"].as_array().unwrap();
+    assert_eq!(cases.len(), 11);
+    for case in cases {
+        let name = case["name"].as_str().unwrap();
+        let mut f = build(case);
+        let items = case["items"].as_array().unwrap();
+        let replies = case["addReplies"].as_array().unwrap();
+        assert_eq!(items.len(), replies.len());
+        for (i, (it, want)) in items.iter().zip(replies).enumerate() {
+            let got = match f.add(&item(it)) {
+                Ok(true) => Value::from(1),
+                Ok(false) => Value::from(0),
+                Err(e @ Error::Full) => Value::from(e.to_string()),
+                Err(e) => panic!("{name}: item {i}: {e}"),
+            };
+            assert_eq!(&got, want, "{name}: add reply {i}");
+        }
+        assert_eq!(f.len(), case["card"].as_u64().unwrap(), "{name}: card");
+        let info = &case["info"];
+        let fi = f.info();
+        assert_eq!(fi.capacity, info["Capacity"].as_u64().unwrap(), "{name}");
+        assert_eq!(fi.redis_size, info["Size"].as_u64().unwrap(), "{name}");
+        assert_eq!(
+            fi.filters as u64,
+            info["Number of filters"].as_u64().unwrap(),
+            "{name}"
+        );
+        assert_eq!(
+            fi.items,
+            info["Number of items inserted"].as_u64().unwrap(),
+            "{name}"
+        );
+        assert_eq!(
+            fi.expansion,
+            info["Expansion rate"].as_u64(),
+            "{name}: expansion"
+        );
+        assert_eq!(case["infoFields"]["CAPACITY"], info["Capacity"]);
+        let debug: Vec<String> = case["debug"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s.as_str().unwrap().to_string())
+            .collect();
+        assert_eq!(f.redis_debug(), debug, "{name}: BF.DEBUG");
+        let counts: Vec<u64> = case["setBitCounts"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c.as_u64().unwrap())
+            .collect();
+        let got: Vec<u64> = f.layers().iter().map(|l| l.bits_set()).collect();
+        assert_eq!(got, counts, "{name}: set bits");
+        assert_eq!(f.bits_set(), counts.iter().sum::<u64>());
+
+        // SCANDUMP, byte for byte.
+        let want = dump_of(case);
+        let dump = f.redis_scandump().unwrap();
+        assert_eq!(dump.len(), want.len(), "{name}: dump length");
+        for (j, (g, w)) in dump.iter().zip(&want).enumerate() {
+            assert_eq!(g.0, w.0, "{name}: dump iterator {j}");
+            assert_eq!(hex(&g.1), hex(&w.1), "{name}: dump chunk {j}");
+        }
+        let h = redis::parse_header(&want[0].1).unwrap();
+        assert_eq!(h.size, case["header"]["size"].as_u64().unwrap());
+        assert_eq!(
+            u64::from(h.growth),
+            case["header"]["growth"].as_u64().unwrap()
+        );
+
+        check_probes(name, &f, case);
+
+        // LOADCHUNK of the recorded dump answers the same and dumps the
+        // same bytes.
+        let loaded = ScalableBloomFilter::from_redis_scandump(&want).unwrap();
+        check_probes(name, &loaded, case);
+        assert_eq!(loaded.redis_scandump().unwrap(), want, "{name}");
+        assert_eq!(loaded.redis_debug(), debug, "{name}");
+        assert_eq!(loaded.info().redis_size, fi.redis_size);
+        assert_eq!(loaded.layers(), f.layers(), "{name}: loaded layers");
+    }
+}
+
+/// A loaded scaling filter keeps growing as RedisBloom would.
+#[test]
+fn loaded_filter_grows_like_the_original() {
+    let d = data();
+    for case in d["cases"].as_array().unwrap() {
+        let mut f = build(case);
+        for it in case["items"].as_array().unwrap() {
+            let _ = f.add(&item(it));
+        }
+        let dump = f.redis_scandump().unwrap();
+        let mut g = ScalableBloomFilter::from_redis_scandump(&dump).unwrap();
+        for i in 0..3000u32 {
+            let key = format!("more-{i}");
+            let a = f.add(key.as_bytes()).map_err(|e| e.to_string());
+            let b = g.add(key.as_bytes()).map_err(|e| e.to_string());
+            assert_eq!(a, b);
+        }
+        assert_eq!(f.redis_scandump().unwrap(), g.redis_scandump().unwrap());
+    }
+}
+
+#[test]
+fn sizing_grid() {
+    let d = data();
+    let rows = d["sizing"].as_array().unwrap();
+    assert_eq!(rows.len(), 304);
+    for row in rows {
+        let cmd: Vec<&str> = row["command"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s.as_str().unwrap())
+            .collect();
+        let error: f64 = cmd[2].parse().unwrap();
+        let capacity: u64 = cmd[3].parse().unwrap();
+        let nonscaling = cmd.contains(&"NONSCALING");
+        let f = ScalableBloomFilter::redisbloom_reserve(
+            error, capacity, None, nonscaling,
+        )
+        .unwrap();
+        let l = &f.layers()[0];
+        let what = format!("{cmd:?}");
+        assert_eq!(
+            format!("{:016x}", l.error().to_bits()),
+            row["linkErrorBits"].as_str().unwrap(),
+            "{what}"
+        );
+        assert_eq!(
+            format!("{:016x}", l.bits_per_entry().to_bits()),
+            row["bpeBits"].as_str().unwrap(),
+            "{what}"
+        );
+        assert_eq!(l.bits(), row["bits"].as_u64().unwrap(), "{what}");
+        assert_eq!(l.bytes(), row["bytes"].as_u64().unwrap(), "{what}");
+        assert_eq!(u64::from(l.k()), row["hashes"].as_u64().unwrap());
+        assert_eq!(l.capacity(), row["entries"].as_u64().unwrap());
+        let header = f.redis_header().unwrap();
+        let opts = u32::from_le_bytes(header[12..16].try_into().unwrap());
+        let growth = u32::from_le_bytes(header[16..20].try_into().unwrap());
+        assert_eq!(u64::from(opts), row["options"].as_u64().unwrap());
+        assert_eq!(u64::from(growth), row["growth"].as_u64().unwrap());
+        assert_eq!(f.redis_debug()[1], row["debug"].as_str().unwrap());
+    }
+}
+
+#[test]
+fn single_item_filters_set_the_recorded_bits() {
+    let d = data();
+    for e in d["murmur64a"].as_array().unwrap() {
+        let bytes = match e["bytesHex"].as_str() {
+            Some(h) => unhex(h),
+            None => item(&e["input"]),
+        };
+        assert_eq!(bytes.len() as u64, e["byteLength"].as_u64().unwrap());
+        for s in e["singleItemFilters"].as_array().unwrap() {
+            let cmd: Vec<&str> = s["command"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|s| s.as_str().unwrap())
+                .collect();
+            let (error, capacity) = (cmd[cmd.len() - 3], cmd[cmd.len() - 2]);
+            let mut f = ScalableBloomFilter::redisbloom_reserve(
+                error.parse().unwrap(),
+                capacity.parse().unwrap(),
+                None,
+                true,
+            )
+            .unwrap();
+            assert!(f.add(&bytes).unwrap());
+            let l = &f.layers()[0];
+            assert_eq!(l.bits(), s["bits"].as_u64().unwrap());
+            let set: Vec<u64> = l.bit_array().ones().collect();
+            let want: Vec<u64> = s["setBits"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|x| x.as_u64().unwrap())
+                .collect();
+            assert_eq!(set, want, "{}", e["input"]);
+        }
+    }
+}
+
+#[test]
+fn reserve_errors_are_redisbloom_replies() {
+    let msg = |r: Result<ScalableBloomFilter, Error>| {
+        r.map(|_| ()).unwrap_err().to_string()
+    };
+    let r = ScalableBloomFilter::redisbloom_reserve;
+    assert_eq!(
+        msg(r(0.0, 100, None, false)),
+        "ERR error rate must be in the range (0.000000, 1.000000)"
+    );
+    assert_eq!(
+        msg(r(1.0, 100, None, false)),
+        "ERR error rate must be in the range (0.000000, 1.000000)"
+    );
+    assert_eq!(
+        msg(r(0.01, 0, None, false)),
+        "ERR capacity must be in the range [1, 1073741824]"
+    );
+    assert_eq!(
+        msg(r(0.01, (1 << 30) + 1, None, false)),
+        "ERR capacity must be in the range [1, 1073741824]"
+    );
+    assert_eq!(
+        msg(r(0.01, 100, Some(32769), false)),
+        "ERR expansion must be in the range [0, 32768]"
+    );
+    assert_eq!(
+        msg(r(0.01, 100, Some(4), true)),
+        "Nonscaling filters cannot expand"
+    );
+    // EXPANSION 0: non-scaling, growth stored as 0.
+    let f = r(0.01, 100, Some(0), false).unwrap();
+    assert_eq!(f.info().expansion, None);
+    assert_eq!(&f.redis_header().unwrap()[16..20], &[0, 0, 0, 0]);
+    assert_eq!(f.layers()[0].error(), 0.01);
+}
+
+#[test]
+fn scandump_chunks_large_arrays_and_odd_iterators() {
+    // One 17,971,992-byte link dumps as 16 MiB + the rest.
+    let f =
+        ScalableBloomFilter::redisbloom_reserve(0.01, 15_000_000, None, true)
+            .unwrap();
+    assert_eq!(f.layers()[0].bytes(), 17_971_992);
+    let d = f.redis_scandump().unwrap();
+    let its: Vec<i64> = d.iter().map(|c| c.0).collect();
+    assert_eq!(its, [1, 16_777_217, 17_971_993, 0]);
+    assert_eq!(d[2].1.len(), 1_194_776);
+    assert_eq!(f.redis_scandump_chunk(-5).unwrap(), (0, vec![]));
+    assert_eq!(f.redis_scandump_chunk(17_971_993).unwrap(), (0, vec![]));
+    let (next, mid) = f.redis_scandump_chunk(11).unwrap();
+    assert_eq!(next, 11 + 16 * 1024 * 1024);
+    assert_eq!(mid.len(), 16 * 1024 * 1024);
+    // A loaded dump that is too short, or whose header is bad, is refused.
+    let small = ScalableBloomFilter::redisbloom().unwrap();
+    let mut dump = small.redis_scandump().unwrap();
+    dump[1].1.pop();
+    assert!(ScalableBloomFilter::from_redis_scandump(&dump).is_err());
+    let mut dump = small.redis_scandump().unwrap();
+    dump[0].1[12] = 0x30; // unknown options
+    assert!(ScalableBloomFilter::from_redis_scandump(&dump).is_err());
+    let mut dump = small.redis_scandump().unwrap();
+    dump[0].1.truncate(50);
+    assert!(ScalableBloomFilter::from_redis_scandump(&dump).is_err());
+    let empty: Vec<(i64, Vec<u8>)> = vec![];
+    assert!(ScalableBloomFilter::from_redis_scandump(&empty).is_err());
+}
+
+#[test]
+fn format_g_matches_c() {
+    let g = redis::format_g;
+    assert_eq!(g(0.005), "0.005");
+    assert_eq!(g(0.000625), "0.000625");
+    assert_eq!(g(6.25e-05), "6.25e-05");
+    assert_eq!(g(0.25), "0.25");
+    assert_eq!(g(1e-10), "1e-10");
+    assert_eq!(g(0.1 / 3.0), "0.0333333");
+    assert_eq!(g(1234567.0), "1.23457e+06");
+    assert_eq!(g(100000.0), "100000");
+}
+
+#[test]
+fn non_redis_filters_have_no_scandump() {
+    let f = ScalableBloomFilter::new(100, 0.01).unwrap();
+    assert!(!f.is_redisbloom());
+    assert!(matches!(f.redis_scandump(), Err(Error::NotRedisBloom(_))));
+}
