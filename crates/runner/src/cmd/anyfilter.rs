@@ -5,6 +5,7 @@ use anyhow::{Result, bail};
 use bloomlab_core::Filter;
 use bloomlab_counting::CountingBloomFilter;
 use bloomlab_partitioned::AnyPartitioned;
+use bloomlab_scalable::ScalableBloomFilter;
 use bloomlab_standard::{Format, StandardFilter};
 use serde_json::{Value, json};
 
@@ -14,6 +15,7 @@ const MAGIC: &[u8; 8] = b"BLOOMLAB";
 const VARIANT_OFFSET: usize = 10;
 const VARIANT_COUNTING: u8 = 2;
 const VARIANT_PARTITIONED: u8 = 3;
+const VARIANT_SCALABLE: u8 = 4;
 
 /// A filter of any variant, and the format it is (to be) saved in.
 pub(crate) enum AnyFilter {
@@ -23,6 +25,8 @@ pub(crate) enum AnyFilter {
     Partitioned(AnyPartitioned),
     /// Counting filter (`bloomlab-counting`), native.
     Counting(CountingBloomFilter),
+    /// Scalable filter (`bloomlab-scalable`), native.
+    Scalable(ScalableBloomFilter),
 }
 
 impl AnyFilter {
@@ -34,6 +38,9 @@ impl AnyFilter {
         match variant {
             Some(VARIANT_PARTITIONED) => {
                 Ok(AnyFilter::Partitioned(AnyPartitioned::read(bytes)?))
+            }
+            Some(VARIANT_SCALABLE) => {
+                Ok(AnyFilter::Scalable(ScalableBloomFilter::read(bytes)?))
             }
             Some(VARIANT_COUNTING) => {
                 Ok(AnyFilter::Counting(bloomlab_counting::read(bytes)?))
@@ -51,6 +58,7 @@ impl AnyFilter {
             AnyFilter::Standard(f, _) => f.as_filter(),
             AnyFilter::Partitioned(f) => f.as_filter(),
             AnyFilter::Counting(f) => f,
+            AnyFilter::Scalable(f) => f,
         }
     }
 
@@ -60,6 +68,17 @@ impl AnyFilter {
             AnyFilter::Standard(f, _) => f.as_filter_mut(),
             AnyFilter::Partitioned(f) => f.as_filter_mut(),
             AnyFilter::Counting(f) => f,
+            AnyFilter::Scalable(f) => f,
+        }
+    }
+
+    /// Inserts a key; returns whether it changed the filter. A scalable
+    /// filter answers as `BF.ADD` does, and a full non-scaling one is an
+    /// error (`ERR non scaling filter is full`) rather than a silent no.
+    pub(crate) fn insert(&mut self, key: &[u8]) -> Result<bool> {
+        match self {
+            AnyFilter::Scalable(f) => Ok(f.add(key)?),
+            other => Ok(other.as_filter_mut().insert_bytes(key)),
         }
     }
 
@@ -67,9 +86,9 @@ impl AnyFilter {
     pub(crate) fn format(&self) -> Format {
         match self {
             AnyFilter::Standard(_, format) => *format,
-            AnyFilter::Partitioned(_) | AnyFilter::Counting(_) => {
-                Format::Native
-            }
+            AnyFilter::Partitioned(_)
+            | AnyFilter::Counting(_)
+            | AnyFilter::Scalable(_) => Format::Native,
         }
     }
 
@@ -92,6 +111,7 @@ impl AnyFilter {
             AnyFilter::Standard(f, format) => f.to_bytes(*format)?,
             AnyFilter::Partitioned(f) => f.to_bytes()?,
             AnyFilter::Counting(f) => f.to_bytes()?,
+            AnyFilter::Scalable(f) => f.to_bytes()?,
         })
     }
 
@@ -101,6 +121,7 @@ impl AnyFilter {
             AnyFilter::Standard(f, format) => f.describe(*format).to_string(),
             AnyFilter::Partitioned(f) => f.info().to_string(),
             AnyFilter::Counting(f) => f.info().to_string(),
+            AnyFilter::Scalable(f) => f.info().to_string(),
         }
     }
 
@@ -156,6 +177,37 @@ impl AnyFilter {
                     "saturation_events": i.stats.saturation_events,
                     "skipped_decrements": i.stats.skipped_decrements,
                     "estimated_count": i.estimated_count,
+                })
+            }
+            AnyFilter::Scalable(f) => {
+                let i = f.info();
+                let layers: Vec<Value> = i
+                    .layers
+                    .iter()
+                    .map(|l| {
+                        json!({
+                            "capacity": l.capacity,
+                            "error": l.error,
+                            "bits": l.bits,
+                            "k": l.k,
+                            "count": l.count,
+                            "bits_set": l.bits_set,
+                        })
+                    })
+                    .collect();
+                json!({
+                    "preset": Value::Null,
+                    "capacity": i.capacity,
+                    "items": i.items,
+                    "skipped": i.skipped,
+                    "filters": i.filters,
+                    "expansion": i.expansion,
+                    "error": i.error,
+                    "error_bound": i.error_bound,
+                    "compounded_error": i.compounded_error,
+                    "redis_size": i.redis_size,
+                    "estimated_count": f.estimated_count(),
+                    "layers": layers,
                 })
             }
         };

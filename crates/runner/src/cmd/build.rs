@@ -9,6 +9,7 @@ use bloomlab_hash::{Family, Reduction, Strategy};
 use bloomlab_partitioned::{
     AnyPartitioned, Config as PartitionedConfig, PartitionedBloomFilter,
 };
+use bloomlab_scalable::ScalableBloomFilter;
 use bloomlab_standard::{Builder, Format, Size, StandardFilter, guava};
 use serde_json::json;
 
@@ -17,11 +18,12 @@ use crate::cmd::funnel;
 use crate::output;
 
 /// Variants this build of `bloomlab build` can make.
-const VARIANTS: &str = "standard, blocked, counting, partitioned";
+const VARIANTS: &str = "standard, blocked, counting, partitioned, scalable";
 
 #[derive(Debug, clap::Args)]
 pub(crate) struct Args {
-    /// Filter variant: standard, blocked, counting or partitioned.
+    /// Filter variant: standard, blocked, counting, partitioned or
+    /// scalable.
     #[arg(long)]
     variant: String,
     /// A preset reproducing another library's filter: guava (variant
@@ -57,7 +59,8 @@ pub(crate) struct Args {
     /// bytes (hex), as Guava's funnels.
     #[arg(long, default_value = "utf8")]
     funnel: String,
-    /// Expected number of items (with --p): Guava's sizing.
+    /// Expected number of items (with --p): Guava's sizing; for a
+    /// scalable filter, its initial capacity.
     #[arg(long)]
     n: Option<u64>,
     /// Target false-positive probability (with --n).
@@ -71,7 +74,8 @@ pub(crate) struct Args {
     k: Option<u32>,
     /// The preset's own constructor arguments in its own order
     /// (guava: expectedInsertions,fpp; hutool-bitmap: m; hutool-bitset:
-    /// c,n,k).
+    /// c,n,k; redisbloom: error,capacity[,expansion][,nonscaling];
+    /// almeida: n0,p; pybloom-live: n0,p[,growth]).
     #[arg(long, value_delimiter = ',')]
     preset_args: Vec<String>,
     /// Items, one per line.
@@ -106,11 +110,11 @@ pub(crate) fn run(args: Args) -> Result<()> {
         filter.set_format(Format::from_name(f)?)?;
     }
     let mut changed = 0usize;
-    {
-        let f = filter.as_filter_mut();
-        for key in &keys {
-            changed += usize::from(f.insert_bytes(key));
-        }
+    for (i, key) in keys.iter().enumerate() {
+        let new = filter.insert(key).with_context(|| {
+            format!("{} line {}", args.input.display(), i + 1)
+        })?;
+        changed += usize::from(new);
     }
     let bytes = filter.to_bytes()?;
     output::write_atomically(&args.out, &bytes)?;
@@ -166,10 +170,11 @@ fn make_filter(args: &Args) -> Result<AnyFilter> {
         ("partitioned", Some("hutool-bitmap" | "hutool-bitset")) => {
             return hutool_preset(args);
         }
+        ("scalable", Some(preset)) => return scalable(args, Some(preset)),
         (variant, Some(other)) => bail!(
             "unknown preset {other:?} for variant {variant}; this build \
              knows: guava (standard), hutool-bitmap and hutool-bitset \
-             (partitioned)"
+             (partitioned), redisbloom, almeida and pybloom-live (scalable)"
         ),
         _ => {}
     }
@@ -184,6 +189,9 @@ fn make_filter(args: &Args) -> Result<AnyFilter> {
     }
     if args.variant == "counting" {
         return counting(args);
+    }
+    if args.variant == "scalable" {
+        return scalable(args, None);
     }
     let mut b = Builder::sized(size(args)?);
     if let Some(f) = &args.family {
@@ -280,6 +288,99 @@ fn counting(args: &Args) -> Result<AnyFilter> {
         b = b.width(CounterWidth::from_bits(bits)?);
     }
     Ok(AnyFilter::Counting(b.build()?))
+}
+
+/// `--variant scalable`: grows from `--n` (the initial capacity) at
+/// target error `--p`; presets take their own constructors' arguments:
+/// redisbloom `error,capacity[,expansion][,nonscaling]` (as `BF.RESERVE`),
+/// almeida `n0,p`, pybloom-live `n0,p[,growth]`.
+fn scalable(args: &Args, preset: Option<&str>) -> Result<AnyFilter> {
+    if args.family.is_some()
+        || args.strategy.is_some()
+        || args.reduction.is_some()
+        || args.seed.is_some()
+        || args.block_bits.is_some()
+        || args.m.is_some()
+        || args.k.is_some()
+    {
+        bail!(
+            "a scalable filter is set by --n (initial capacity) and --p \
+             (target error), or by a preset's --preset-args"
+        );
+    }
+    let a: Vec<&str> = args.preset_args.iter().map(|s| s.trim()).collect();
+    let num = |s: &str, what: &str| -> Result<f64> {
+        s.parse::<f64>()
+            .with_context(|| format!("--preset-args: {what} {s:?}"))
+    };
+    let int = |s: &str, what: &str| -> Result<u64> {
+        s.parse::<u64>()
+            .with_context(|| format!("--preset-args: {what} {s:?}"))
+    };
+    let filter = match preset {
+        None => {
+            if !a.is_empty() {
+                bail!("--preset-args needs a --preset");
+            }
+            let (Some(n0), Some(p)) = (args.n, args.p) else {
+                bail!("a scalable filter needs --n N0 --p P (or a preset)");
+            };
+            ScalableBloomFilter::new(n0, p)?
+        }
+        Some(_) if args.n.is_some() || args.p.is_some() => {
+            bail!("scalable presets take --preset-args, not --n/--p")
+        }
+        Some("redisbloom") => {
+            let (error, capacity, rest) = match a.as_slice() {
+                [e, c, rest @ ..] if rest.len() <= 2 => {
+                    (num(e, "error")?, int(c, "capacity")?, rest)
+                }
+                _ => bail!(
+                    "preset redisbloom takes --preset-args \
+                     error,capacity[,expansion][,nonscaling]"
+                ),
+            };
+            let mut expansion = None;
+            let mut nonscaling = false;
+            for r in rest {
+                if r.eq_ignore_ascii_case("nonscaling") {
+                    nonscaling = true;
+                } else {
+                    let e = u32::try_from(int(r, "expansion")?)
+                        .context("--preset-args: expansion too large")?;
+                    expansion = Some(e);
+                }
+            }
+            ScalableBloomFilter::redisbloom_reserve(
+                error, capacity, expansion, nonscaling,
+            )?
+        }
+        Some("almeida") => match a.as_slice() {
+            [n0, p] => ScalableBloomFilter::almeida(
+                int(n0, "initial capacity")?,
+                num(p, "error")?,
+            )?,
+            _ => bail!("preset almeida takes --preset-args n0,p"),
+        },
+        Some("pybloom-live") => match a.as_slice() {
+            [n0, p] | [n0, p, _] => ScalableBloomFilter::pybloom_live(
+                int(n0, "initial capacity")?,
+                num(p, "error")?,
+                match a.get(2) {
+                    Some(g) => int(g, "growth")?,
+                    None => 4,
+                },
+            )?,
+            _ => {
+                bail!("preset pybloom-live takes --preset-args n0,p[,growth]")
+            }
+        },
+        Some(other) => bail!(
+            "unknown preset {other:?} for variant scalable; known: \
+             redisbloom, almeida, pybloom-live"
+        ),
+    };
+    Ok(AnyFilter::Scalable(filter))
 }
 
 /// `--preset hutool-bitmap --preset-args M` (`new BitMapBloomFilter(M)`)

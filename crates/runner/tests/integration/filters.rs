@@ -523,3 +523,183 @@ fn counting_filter_through_the_cli() {
     assert!(!out.exists());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+const REDISBLOOM: &str = include_str!(concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../../testdata/redisbloom/filters.json"
+));
+
+/// `build --variant scalable --preset redisbloom --preset-args
+/// error,capacity[,expansion][,nonscaling]` builds what `BF.RESERVE` and
+/// `BF.ADD` of each item build: same add replies, BF.CARD, BF.INFO
+/// capacity, filters and size, and `query` answers as `BF.EXISTS`.
+#[test]
+fn redisbloom_preset_through_the_cli() {
+    let v: Value = serde_json::from_str(REDISBLOOM).unwrap();
+    let hex_of = |item: &Value| match item {
+        Value::String(s) => hex(s.as_bytes()),
+        obj => obj["hex"].as_str().unwrap().to_string(),
+    };
+    let mut checked = 0;
+    for c in v["cases"].as_array().unwrap() {
+        if c["createdBy"] != "BF.RESERVE" {
+            continue;
+        }
+        let cmd: Vec<&str> = c["reserve"]["command"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x.as_str().unwrap())
+            .collect();
+        let mut args = vec![cmd[2].to_string(), cmd[3].to_string()];
+        let mut rest = cmd[4..].iter();
+        while let Some(word) = rest.next() {
+            match *word {
+                "EXPANSION" => args.push(rest.next().unwrap().to_string()),
+                "NONSCALING" => args.push("nonscaling".into()),
+                other => panic!("unexpected reserve word {other}"),
+            }
+        }
+        let dir = scratch(&format!("redis-{checked}"));
+        let items = dir.join("items.hex");
+        let lines: String = c["items"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|i| hex_of(i) + "\n")
+            .collect();
+        std::fs::write(&items, lines).unwrap();
+        let out = dir.join("f.bin");
+        let mut build = vec![
+            "build",
+            "--variant",
+            "scalable",
+            "--preset",
+            "redisbloom",
+            "--funnel",
+            "bytes",
+            "--input",
+            items.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--json",
+        ];
+        let joined = args.join(",");
+        build.extend(["--preset-args", &joined]);
+        let replies = c["addReplies"].as_array().unwrap();
+        if replies.iter().any(|r| !r.is_u64()) {
+            // A full non-scaling filter: RedisBloom's error, nothing saved.
+            fails_with(&build, 1, "ERR non scaling filter is full");
+            assert!(!out.exists());
+            checked += 1;
+            continue;
+        }
+        let summary = &json_lines(&build)[0];
+        let ones = replies.iter().filter(|r| r.as_u64() == Some(1)).count();
+        assert_eq!(summary["inserts_changing_bits"], ones, "{}", c["name"]);
+        let info =
+            &json_lines(&["inspect", out.to_str().unwrap(), "--json"])[0];
+        let want = &c["info"];
+        assert_eq!(info["items"], c["card"], "{}", c["name"]);
+        assert_eq!(info["capacity"], want["Capacity"], "{}", c["name"]);
+        assert_eq!(
+            info["filters"], want["Number of filters"],
+            "{}",
+            c["name"]
+        );
+        assert_eq!(info["redis_size"], want["Size"], "{}", c["name"]);
+        let probes = c["probes"].as_array().unwrap();
+        let probe_file = dir.join("probes.hex");
+        let lines: String =
+            probes.iter().map(|p| hex_of(&p["item"]) + "\n").collect();
+        std::fs::write(&probe_file, lines).unwrap();
+        let answers = json_lines(&[
+            "query",
+            "--filter",
+            out.to_str().unwrap(),
+            "--funnel",
+            "bytes",
+            "--input",
+            probe_file.to_str().unwrap(),
+            "--json",
+        ]);
+        assert_eq!(answers.len(), probes.len());
+        for (a, p) in answers.iter().zip(probes) {
+            assert_eq!(
+                a["result"],
+                p["exists"] == 1,
+                "{}: {}",
+                c["name"],
+                p["item"]
+            );
+        }
+        checked += 1;
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+    assert_eq!(checked, 10);
+}
+
+/// A scalable filter grows past its initial capacity; `inspect` lists each
+/// layer; bad preset arguments are one clear line.
+#[test]
+fn scalable_filter_grows_through_the_cli() {
+    let dir = scratch("scalable");
+    let items = dir.join("items.txt");
+    let keys: Vec<String> = (0..5000).map(|i| format!("s{i}")).collect();
+    std::fs::write(&items, keys.join("\n")).unwrap();
+    let items_s = items.to_str().unwrap();
+    for extra in [
+        vec!["--n", "500", "--p", "0.01"],
+        vec!["--preset", "almeida", "--preset-args", "500,0.01"],
+        vec!["--preset", "pybloom-live", "--preset-args", "500,0.01,2"],
+    ] {
+        let out = dir.join("s.bin");
+        let mut a = vec!["build", "--variant", "scalable"];
+        a.extend(extra.iter().copied());
+        a.extend(["--input", items_s, "--out", out.to_str().unwrap()]);
+        bloomlab().args(&a).assert().success();
+        let info =
+            &json_lines(&["inspect", out.to_str().unwrap(), "--json"])[0];
+        assert_eq!(info["variant"], "scalable");
+        let layers = info["layers"].as_array().unwrap();
+        assert!(layers.len() >= 3, "{extra:?}: {info}");
+        let counted: u64 =
+            layers.iter().map(|l| l["count"].as_u64().unwrap()).sum();
+        assert_eq!(Some(counted), info["items"].as_u64());
+        assert_eq!(layers[0]["capacity"], 500);
+        let answers = json_lines(&[
+            "query",
+            "--filter",
+            out.to_str().unwrap(),
+            "--input",
+            items_s,
+            "--json",
+        ]);
+        assert!(answers.iter().all(|a| a["result"] == true), "{extra:?}");
+    }
+    let out = dir.join("x.bin");
+    let out_s = out.to_str().unwrap();
+    for (extra, needle) in [
+        (
+            vec!["--preset", "redisbloom", "--preset-args", "1.5,100"],
+            "ERR error rate",
+        ),
+        (
+            vec!["--preset", "redisbloom", "--preset-args", "0.01"],
+            "error,capacity",
+        ),
+        (
+            vec!["--preset", "almeida", "--preset-args", "x,0.01"],
+            "initial capacity",
+        ),
+        (vec!["--n", "100"], "--n N0 --p P"),
+        (vec!["--n", "100", "--p", "0.01", "--k", "3"], "initial capacity"),
+    ] {
+        let mut a = vec!["build", "--variant", "scalable"];
+        a.extend(extra.iter().copied());
+        a.extend(["--input", items_s, "--out", out_s]);
+        fails_with(&a, 1, needle);
+        assert!(!out.exists());
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
