@@ -43,17 +43,21 @@ pub enum ChartKind {
     /// negatives (one chart per counter width), and the false-positive
     /// rate against the formula for the live load.
     CountingChurn,
+    /// Scalable filters growing: false-positive rate and memory per item
+    /// vs items inserted, with the target and the error bound.
+    ScalableGrowth,
 }
 
 impl ChartKind {
     /// Every chart kind.
-    pub const ALL: [ChartKind; 7] = [
+    pub const ALL: [ChartKind; 8] = [
         ChartKind::FprVsLoad,
         ChartKind::FprVsK,
         ChartKind::HashComparison,
         ChartKind::BitsVsFpr,
         ChartKind::Formulas,
         ChartKind::CountingChurn,
+        ChartKind::ScalableGrowth,
         ChartKind::Throughput,
     ];
 
@@ -67,6 +71,7 @@ impl ChartKind {
             ChartKind::Throughput => "throughput",
             ChartKind::Formulas => "formulas",
             ChartKind::CountingChurn => "counting-churn",
+            ChartKind::ScalableGrowth => "scalable-growth",
         }
     }
 
@@ -224,6 +229,7 @@ pub fn specs(kinds: Option<&[ChartKind]>, sums: &[Summary]) -> Vec<Spec> {
             ChartKind::BitsVsFpr => bits_vs_fpr(sums),
             ChartKind::Throughput => throughput(sums),
             ChartKind::CountingChurn => counting_churn(sums),
+            ChartKind::ScalableGrowth => scalable_growth(sums),
             ChartKind::Formulas => {
                 // Undeclared, only where many small filters were averaged.
                 if declared || sums.iter().any(|s| s.trials >= 20) {
@@ -685,7 +691,12 @@ fn measured(sums: &[Summary]) -> Vec<&Summary> {
 }
 
 fn fpr_vs(sums: &[Summary], axis: Axis) -> Vec<Spec> {
-    let ok: Vec<Summary> = measured(sums).into_iter().cloned().collect();
+    // Scalable filters have their own chart (their m/n follows n).
+    let ok: Vec<Summary> = measured(sums)
+        .into_iter()
+        .filter(|s| s.target().is_none())
+        .cloned()
+        .collect();
     let fields: &[&str] = match axis {
         Axis::Load => &["design", "keys", "n", "k"],
         Axis::K => &["design", "keys", "n", "bpe"],
@@ -1283,6 +1294,212 @@ fn counting_churn(sums: &[Summary]) -> Vec<Spec> {
         log_y: true,
         categories: Vec::new(),
         legend: Corner::LowerRight,
+        reference: None,
+        series,
+    });
+    out
+}
+
+/// Scalable filters growing from their initial capacity: the measured
+/// false-positive rate vs items inserted (with intervals), each design's
+/// prediction from its realised fill (dashed), the target `P` and, where
+/// it differs, the design's error bound; and memory (bits per item
+/// inserted) vs items inserted against a fixed-size filter sized for the
+/// final n. Drawn when the scalable points of some design cover at least
+/// two values of n.
+fn scalable_growth(sums: &[Summary]) -> Vec<Spec> {
+    let ok: Vec<&Summary> =
+        measured(sums).into_iter().filter(|s| s.target().is_some()).collect();
+    // One series per design and target, in plan order.
+    let mut groups: Vec<(String, Vec<&Summary>)> = Vec::new();
+    for s in &ok {
+        let name = format!(
+            "{}, P = {}",
+            s.label.trim_start_matches("scalable "),
+            s.target().unwrap_or(f64::NAN)
+        );
+        match groups.iter_mut().find(|g| g.0 == name) {
+            Some(g) => g.1.push(s),
+            None => groups.push((name, vec![s])),
+        }
+    }
+    let n_of = |s: &Summary| s.first.n as f64;
+    let useful = groups
+        .iter()
+        .any(|(_, v)| v.iter().any(|s| s.first.n != v[0].first.n));
+    if !useful {
+        return Vec::new();
+    }
+    for g in &mut groups {
+        g.1.sort_by(|a, b| n_of(a).total_cmp(&n_of(b)));
+    }
+    let x_min = ok.iter().map(|s| n_of(s)).fold(f64::INFINITY, f64::min);
+    let x_max = ok.iter().map(|s| n_of(s)).fold(0.0, f64::max);
+    let hline = |y: f64| -> Vec<Pt> {
+        [x_min, x_max]
+            .into_iter()
+            .map(|x| Pt { x, y, lo: None, hi: None })
+            .collect()
+    };
+    let mut targets: Vec<f64> = ok.iter().filter_map(|s| s.target()).collect();
+    targets.sort_by(f64::total_cmp);
+    targets.dedup();
+
+    // False-positive rate.
+    let mut series = Vec::new();
+    let mut y_min = f64::INFINITY;
+    for (i, (name, v)) in groups.iter().enumerate() {
+        let color = DATA_COLORS[i % DATA_COLORS.len()];
+        let promised = v.iter().all(|s| s.promises_target());
+        y_min =
+            v.iter().map(|s| s.lo).filter(|&y| y > 0.0).fold(y_min, f64::min);
+        series.push(Series {
+            name: if promised {
+                name.clone()
+            } else {
+                format!("{name} (bound above the target)")
+            },
+            color,
+            style: Style::Points,
+            points: v
+                .iter()
+                .map(|s| Pt {
+                    x: n_of(s),
+                    y: s.fpr,
+                    lo: Some(s.lo),
+                    hi: Some(s.hi),
+                })
+                .collect(),
+        });
+        series.push(Series {
+            name: String::new(),
+            color,
+            style: Style::Dashed,
+            points: v
+                .iter()
+                .map(|s| Pt { x: n_of(s), y: s.theory, lo: None, hi: None })
+                .collect(),
+        });
+        if !promised {
+            let bound = v[0].error_bound;
+            series.push(Series {
+                name: format!(
+                    "its error bound P0/(1-r) = {}",
+                    trim_number(bound)
+                ),
+                color,
+                style: Style::Line,
+                points: hline(bound),
+            });
+        }
+    }
+    for &p in &targets {
+        series.push(Series {
+            name: format!(
+                "target P = {p} (= the error bound P0/(1-r) of the others)"
+            ),
+            color: 3,
+            style: Style::Line,
+            points: hline(p),
+        });
+    }
+    series.push(Series {
+        name: "dashed: prediction 1-Π(1-P_i) from the layers' realised fill \
+               (bars: 95% interval)"
+            .into(),
+        color: 7,
+        style: Style::Dashed,
+        points: Vec::new(),
+    });
+    // Room below the data for the legend.
+    if y_min.is_finite() {
+        series.push(headroom(x_min, y_min / 30.0));
+    }
+    let mut out = vec![Spec {
+        stem: "scalable-growth-fpr".into(),
+        title: "Scalable filters growing: false-positive rate vs items \
+                inserted"
+            .into(),
+        x_label: "items inserted n (log scale; every filter starts at its \
+                  initial capacity n0)"
+            .into(),
+        y_label: "false-positive rate (log scale)".into(),
+        log_x: true,
+        log_y: true,
+        categories: Vec::new(),
+        legend: Corner::LowerRight,
+        reference: None,
+        series,
+    }];
+
+    // Memory.
+    let mut series = Vec::new();
+    let mut top: f64 = 0.0;
+    for (i, (name, v)) in groups.iter().enumerate() {
+        let color = DATA_COLORS[i % DATA_COLORS.len()];
+        let pts: Vec<Pt> = v
+            .iter()
+            .map(|s| Pt {
+                x: n_of(s),
+                y: s.bits_per_element(),
+                lo: None,
+                hi: None,
+            })
+            .collect();
+        top = pts.iter().map(|p| p.y).fold(top, f64::max);
+        series.push(Series {
+            name: format!(
+                "{name} ({} layers at n = {})",
+                trim_number(v.last().map_or(f64::NAN, |s| s.layers)),
+                si(v.last().map_or(f64::NAN, |s| n_of(s)))
+            ),
+            color,
+            style: Style::Points,
+            points: pts.clone(),
+        });
+        series.push(Series {
+            name: String::new(),
+            color,
+            style: Style::Line,
+            points: pts,
+        });
+    }
+    for &p in &targets {
+        let bits = (1.0 / p).log2();
+        series.push(Series {
+            name: format!(
+                "fixed-size optimal filter for the final n at P = {p}: \
+                 1.44 log2(1/P) = {}",
+                trim_number(
+                    (bits * std::f64::consts::LOG2_E * 100.0).round() / 100.0
+                )
+            ),
+            color: 7,
+            style: Style::Dashed,
+            points: hline(bits * std::f64::consts::LOG2_E),
+        });
+        series.push(Series {
+            name: format!(
+                "information-theoretic minimum log2(1/P) = {}",
+                trim_number((bits * 100.0).round() / 100.0)
+            ),
+            color: 7,
+            style: Style::Line,
+            points: hline(bits),
+        });
+    }
+    series.push(headroom(x_min, 0.0));
+    series.push(headroom(x_min, top * 1.6));
+    out.push(Spec {
+        stem: "scalable-growth-memory".into(),
+        title: "Scalable filters growing: memory per item vs items inserted"
+            .into(),
+        x_label: "items inserted n (log scale)".into(),
+        y_label: "bits per item inserted (all layers)".into(),
+        log_x: true,
+        log_y: false,
+        categories: Vec::new(),
+        legend: Corner::UpperRight,
         reference: None,
         series,
     });

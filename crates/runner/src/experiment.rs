@@ -35,7 +35,9 @@ use bloomlab_hash::{Family, Reduction, Strategy};
 use serde::Deserialize;
 
 use crate::keys::KeySet;
-use crate::variants::{self, Preset, Variant};
+use crate::variants::{
+    self, LayerLayout, Preset, ScalablePreset, ScalableSettings, Variant,
+};
 use crate::{Error, Result};
 
 /// The experiment file as written (see `experiments/FORMAT.md`).
@@ -114,6 +116,23 @@ pub struct GridDef {
     /// many fresh ones inserted) as a fraction of `n` (default 0).
     #[serde(default)]
     pub churn: Option<Vec<f64>>,
+    /// Settings of the scalable variant: `none` (bloomlab's, shaped by
+    /// the axes below), `redisbloom`, `almeida`, `almeida-fast` or
+    /// `pybloom-live` (default `none`).
+    #[serde(default)]
+    pub scalable_preset: Option<Vec<String>>,
+    /// Scalable: the first layer's capacity n0 (default 1,000).
+    #[serde(default)]
+    pub initial_capacity: Option<Vec<u64>>,
+    /// Scalable: growth factor s of the layers' capacities (default 2).
+    #[serde(default)]
+    pub growth: Option<Vec<u64>>,
+    /// Scalable: tightening ratio r of the layers' errors (default 0.5).
+    #[serde(default)]
+    pub tightening: Option<Vec<f64>>,
+    /// Scalable: layer layout, `standard` (default) or `partitioned`.
+    #[serde(default)]
+    pub layer_layout: Option<Vec<String>>,
     /// Independently seeded filters per grid point (default 1).
     #[serde(default)]
     pub trials: Option<u32>,
@@ -169,6 +188,22 @@ pub struct InvariantsDef {
     /// (it is rejected).
     #[serde(default)]
     pub classical_rejected: Option<f64>,
+    /// Every scalable point whose design promises its target (error bound
+    /// `P0/(1 − r) ≤ P`) measures at or under the target: the low end of
+    /// its interval is at most `P`. `true`, or the list of scalable
+    /// presets it applies to (`"none"`: bloomlab's settings).
+    #[serde(default)]
+    pub fpr_under_target: Option<UnderTargetDef>,
+}
+
+/// `fpr-under-target = true` or `fpr-under-target = ["none", "almeida"]`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(untagged)]
+pub enum UnderTargetDef {
+    /// Every design that promises its target (or none, with `false`).
+    All(bool),
+    /// Only these scalable presets.
+    Presets(Vec<String>),
 }
 
 /// The `[quick]` table: scale factors for `--quick` and `verify`.
@@ -271,6 +306,10 @@ pub struct Point {
     /// Items replaced after the initial inserts, as a fraction of `n`
     /// (counting only; 0 elsewhere). See [`Point::churned`].
     pub churn: f64,
+    /// The scalable filter's settings (scalable only; `None` elsewhere).
+    /// Sized by `fpp`, its target error is `P`; `n` items are inserted
+    /// into a filter that starts at `initial_capacity`.
+    pub scalable: Option<ScalableSettings>,
     /// Independently seeded filters.
     pub trials: u32,
     /// Non-member queries per filter.
@@ -307,6 +346,13 @@ pub struct Invariants {
     pub fpr_at_most: Option<f64>,
     /// Min `|z|` against the classical formula.
     pub classical_rejected: Option<f64>,
+    /// Scalable filters that promise their target measure at or under it.
+    #[serde(default)]
+    pub fpr_under_target: bool,
+    /// Which scalable settings `fpr_under_target` applies to, indexed by
+    /// [`variants::scalable_preset_index`] (`None`: every one).
+    #[serde(default)]
+    pub fpr_under_target_presets: Option<[bool; 5]>,
 }
 
 /// A validated experiment: every name resolved, every number checked.
@@ -561,6 +607,29 @@ fn invariants(d: &InvariantsDef) -> std::result::Result<Invariants, String> {
             "classical-rejected",
             d.classical_rejected,
         )?,
+        fpr_under_target: !matches!(
+            d.fpr_under_target,
+            None | Some(UnderTargetDef::All(false))
+        ),
+        fpr_under_target_presets: match &d.fpr_under_target {
+            Some(UnderTargetDef::Presets(names)) => {
+                if names.is_empty() {
+                    return Err(
+                        "[invariants] fpr-under-target = [] names no \
+                                scalable preset"
+                            .to_string(),
+                    );
+                }
+                let mut mask = [false; 5];
+                for n in names {
+                    let p = ScalablePreset::from_name(n)
+                        .map_err(|e| format!("[invariants] {e}"))?;
+                    mask[variants::scalable_preset_index(p)] = true;
+                }
+                Some(mask)
+            }
+            _ => None,
+        },
     })
 }
 
@@ -722,6 +791,7 @@ fn expand(
              as a fraction of n)"
         ));
     }
+    let scalables = scalable_axes(g, at)?;
     let trials = g.trials.unwrap_or(1);
     if trials == 0 {
         return Err(format!("{at}: trials = 0 must be at least 1"));
@@ -746,11 +816,12 @@ fn expand(
         blocks.len(),
         widths.len(),
         churns.len(),
+        scalables.len(),
     ];
     let total: usize = dims.iter().product();
     let mut seen = std::collections::HashSet::new();
     for flat in 0..total {
-        let mut c = [0usize; 12];
+        let mut c = [0usize; 13];
         let mut rest = flat;
         for d in (0..dims.len()).rev() {
             c[d] = rest % dims[d];
@@ -770,12 +841,16 @@ fn expand(
             block_bits: blocks[c[9]],
             counter_bits: widths[c[10]],
             churn: churns[c[11]],
+            scalable: Some(scalables[c[12]]),
             trials,
             queries: budget,
         };
         variants::normalise(&mut p);
+        if p.variant == Variant::Scalable {
+            check_scalable(&p, at)?;
+        }
         let key = format!(
-            "{:?}|{:?}|{}|{}|{}|{}|{}|{:?}|{}|{}|{}|{}",
+            "{:?}|{:?}|{}|{}|{}|{}|{}|{:?}|{}|{}|{}|{}|{:?}",
             p.variant,
             p.preset,
             p.family.name(),
@@ -787,12 +862,106 @@ fn expand(
             p.k,
             p.block_bits,
             p.counter_bits,
-            p.churn
+            p.churn,
+            p.scalable
         );
         if seen.insert(key) {
             p.index = points.len();
             points.push(p);
         }
+    }
+    Ok(())
+}
+
+/// The scalable axes' product (preset, n0, s, r, layout), validated.
+fn scalable_axes(
+    g: &GridDef,
+    at: &str,
+) -> std::result::Result<Vec<ScalableSettings>, String> {
+    let empty = |what: &str| format!("{at}: `{what}` is an empty list");
+    let presets: Vec<Option<ScalablePreset>> = match &g.scalable_preset {
+        None => vec![None],
+        Some(v) if v.is_empty() => return Err(empty("scalable-preset")),
+        Some(v) => v
+            .iter()
+            .map(|p| ScalablePreset::from_name(p))
+            .collect::<std::result::Result<_, _>>()
+            .map_err(|e| format!("{at}: {e}"))?,
+    };
+    let n0s = g.initial_capacity.clone().unwrap_or_else(|| vec![1000]);
+    if n0s.is_empty() {
+        return Err(empty("initial-capacity"));
+    }
+    if let Some(n0) = n0s.iter().find(|&&n| !(1..=1 << 40).contains(&n)) {
+        return Err(format!(
+            "{at}: initial-capacity = {n0} must be in 1..=2^40"
+        ));
+    }
+    let growths = g.growth.clone().unwrap_or_else(|| vec![2]);
+    if growths.is_empty() {
+        return Err(empty("growth"));
+    }
+    if let Some(s) = growths.iter().find(|&&s| !(1..=32768).contains(&s)) {
+        return Err(format!("{at}: growth = {s} must be in 1..=32768"));
+    }
+    let rs = g.tightening.clone().unwrap_or_else(|| vec![0.5]);
+    if rs.is_empty() {
+        return Err(empty("tightening"));
+    }
+    if let Some(r) = rs.iter().find(|&&r| !(r > 0.0 && r < 1.0)) {
+        return Err(format!("{at}: tightening = {r} must be in (0, 1)"));
+    }
+    let layouts = match &g.layer_layout {
+        None => vec![LayerLayout::Standard],
+        Some(v) if v.is_empty() => return Err(empty("layer-layout")),
+        Some(v) => v
+            .iter()
+            .map(|l| LayerLayout::from_name(l))
+            .collect::<std::result::Result<_, _>>()
+            .map_err(|e| format!("{at}: {e}"))?,
+    };
+    let mut out = Vec::new();
+    for &preset in &presets {
+        for &initial_capacity in &n0s {
+            for &growth in &growths {
+                for &tightening in &rs {
+                    for &layout in &layouts {
+                        out.push(ScalableSettings {
+                            preset,
+                            initial_capacity,
+                            growth,
+                            tightening,
+                            layout,
+                        });
+                    }
+                }
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// What a scalable point needs: a target error (`fpp`), the optimal `k`
+/// and no fixed-size preset.
+fn check_scalable(p: &Point, at: &str) -> std::result::Result<(), String> {
+    if let Sizing::BitsPerElement(c) = p.sizing {
+        return Err(format!(
+            "{at}: the scalable variant is sized by its target error: give \
+             fpp (P), not bits-per-element = {c}"
+        ));
+    }
+    if let KChoice::Fixed(k) = p.k {
+        return Err(format!(
+            "{at}: the scalable variant chooses k per layer: k = {k} does \
+             not apply (use k = \"optimal\")"
+        ));
+    }
+    if let Some(preset) = p.preset {
+        return Err(format!(
+            "{at}: preset `{}` does not apply to the scalable variant (use \
+             scalable-preset)",
+            preset.name()
+        ));
     }
     Ok(())
 }

@@ -23,8 +23,19 @@
 //! where a counter saturated is not asserted to match them
 //! (`formula_asserted` false).
 //!
-//! Files written before the counting columns existed still read (the
-//! missing cells are empty).
+//! After them come the scalable filter's columns, empty for other
+//! variants: `initial_capacity` (n0), `growth` (s), `tightening` (r),
+//! `layer_layout` (parameters, a preset's own values), `layers`,
+//! `total_bits` (= `m`), `total_bits_per_element` (`total_bits / n`),
+//! `compounded_error` (`1 − Π(1 − P_i)` from each layer's realised fill,
+//! the matching formula `compounded`), `error_bound` (`P0/(1 − r)`) and
+//! `skipped_adds` (inserts skipped because a layer already reported the
+//! item present). For a scalable filter `n` is the number of items
+//! inserted, `fpp` its target error `P`, and the classical formulas are
+//! left empty (they describe one fixed-size filter).
+//!
+//! Files written before the counting or scalable columns existed still
+//! read (the missing cells are empty).
 
 use std::collections::BTreeMap;
 use std::fs::File;
@@ -152,6 +163,37 @@ pub struct Row {
     /// Removes of inserted items the filter refused.
     #[serde(default)]
     pub rejected_removes: Option<u64>,
+    /// The first layer's capacity n0 (scalable only).
+    #[serde(default)]
+    pub initial_capacity: Option<u64>,
+    /// Growth factor s (scalable only).
+    #[serde(default)]
+    pub growth: Option<u64>,
+    /// Tightening ratio r (scalable only).
+    #[serde(default)]
+    pub tightening: Option<f64>,
+    /// Layer layout, `standard` or `partitioned` (scalable only).
+    #[serde(default)]
+    pub layer_layout: String,
+    /// Layers after the inserts.
+    #[serde(default)]
+    pub layers: Option<u64>,
+    /// Bits of all layers (the same as `m`).
+    #[serde(default)]
+    pub total_bits: Option<u64>,
+    /// `total_bits / n`: memory per item inserted.
+    #[serde(default)]
+    pub total_bits_per_element: Option<f64>,
+    /// `1 − Π(1 − P_i)` from each layer's realised fill: the filter's
+    /// predicted rate (also `fpr_theory`).
+    #[serde(default)]
+    pub compounded_error: Option<f64>,
+    /// `P0/(1 − r)`: the bound on the compounded error.
+    #[serde(default)]
+    pub error_bound: Option<f64>,
+    /// Inserts skipped because a layer already reported the item present.
+    #[serde(default)]
+    pub skipped_adds: Option<u64>,
 }
 
 /// Columns that change from run to run of the same seed.
@@ -176,7 +218,14 @@ impl Row {
             point: point.index,
             trial,
             variant: point.variant.name().to_string(),
-            preset: point.preset.map_or("", |p| p.name()).to_string(),
+            preset: point
+                .preset
+                .map(|p| p.name())
+                .or_else(|| {
+                    point.scalable.and_then(|s| s.preset).map(|p| p.name())
+                })
+                .unwrap_or("")
+                .to_string(),
             family: point.family.name().to_string(),
             strategy: variants::strategy_label(point).to_string(),
             reduction: point.reduction.name().to_string(),
@@ -228,6 +277,19 @@ impl Row {
             saturation_events: None,
             skipped_decrements: None,
             rejected_removes: None,
+            initial_capacity: point.scalable.map(|s| s.initial_capacity),
+            growth: point.scalable.map(|s| s.growth),
+            tightening: point.scalable.map(|s| s.tightening),
+            layer_layout: point
+                .scalable
+                .map_or("", |s| s.layout.name())
+                .to_string(),
+            layers: None,
+            total_bits: None,
+            total_bits_per_element: None,
+            compounded_error: None,
+            error_bound: None,
+            skipped_adds: None,
         };
         let o = match outcome {
             Ok(o) => o,
@@ -264,6 +326,25 @@ impl Row {
             row.saturation_events = Some(c.saturation_events);
             row.skipped_decrements = Some(c.skipped_decrements);
             row.rejected_removes = Some(c.rejected_removes);
+        }
+        if let Some(g) = o.scalable {
+            row.layers = Some(g.layers);
+            row.total_bits = Some(g.total_bits);
+            row.total_bits_per_element =
+                Some(g.total_bits as f64 / point.n as f64);
+            row.compounded_error = Some(g.compounded_error);
+            row.error_bound = Some(g.error_bound);
+            row.skipped_adds = Some(g.skipped);
+            // The prediction from the realised fill: given the bits, the
+            // only noise left is the queries'.
+            let p = g.compounded_error;
+            row.formula = "compounded".to_string();
+            row.fpr_theory = Some(p);
+            row.formula_asserted = Some(variants::scalable_asserted(point));
+            let se = (p * (1.0 - p) / o.queries as f64).sqrt();
+            row.se_filter = Some(se);
+            row.z = (se > 0.0).then(|| stats::z_score(fpr, p, se));
+            return row;
         }
         // A counter that saturated stays set after its keys left: the
         // formula for the live load no longer describes the filter.
@@ -426,6 +507,16 @@ pub fn header() -> Vec<&'static str> {
         "saturation_events",
         "skipped_decrements",
         "rejected_removes",
+        "initial_capacity",
+        "growth",
+        "tightening",
+        "layer_layout",
+        "layers",
+        "total_bits",
+        "total_bits_per_element",
+        "compounded_error",
+        "error_bound",
+        "skipped_adds",
     ]
 }
 
@@ -510,6 +601,24 @@ pub struct Summary {
     pub rejected_removes: u64,
     /// Trials in which some counter saturated.
     pub saturated_trials: usize,
+    /// Mean layers (scalable; NaN elsewhere).
+    pub layers: f64,
+    /// Mean error bound `P0/(1 − r)` (scalable; NaN elsewhere).
+    pub error_bound: f64,
+}
+
+impl Summary {
+    /// The scalable filter's target error `P` (its `fpp`), for scalable
+    /// points.
+    pub fn target(&self) -> Option<f64> {
+        (self.first.variant == "scalable").then_some(self.first.fpp).flatten()
+    }
+
+    /// Whether this scalable point's design promises its target: its
+    /// error bound is at most `P` (pybloom-live's `9P` does not).
+    pub fn promises_target(&self) -> bool {
+        self.target().is_some_and(|p| self.error_bound <= p * (1.0 + 1e-9))
+    }
 }
 
 impl Summary {
@@ -527,7 +636,16 @@ fn mean(xs: impl Iterator<Item = f64>) -> f64 {
 /// A short label of a row's design for tables and legends.
 pub fn label(r: &Row) -> String {
     let mut s = r.variant.clone();
-    if !r.preset.is_empty() {
+    if r.variant == "scalable" {
+        let name = if r.preset.is_empty() { "bloomlab" } else { &r.preset };
+        s.push_str(&format!(
+            " {name} n0={} s={} r={} {}",
+            r.initial_capacity.unwrap_or(0),
+            r.growth.unwrap_or(0),
+            r.tightening.unwrap_or(f64::NAN),
+            r.layer_layout
+        ));
+    } else if !r.preset.is_empty() {
         s.push_str(&format!(" {}", r.preset));
     } else if let Some(b) = r.counter_bits {
         s.push_str(&format!("-{b}bit {} {}", r.family, r.strategy));
@@ -638,6 +756,8 @@ pub fn summarise(rows: &[Row], confidence: f64) -> Vec<Summary> {
                 .iter()
                 .filter(|r| r.saturated_counters.is_some_and(|v| v > 0))
                 .count(),
+            layers: mean(ok.iter().filter_map(|r| r.layers.map(|v| v as f64))),
+            error_bound: mean(ok.iter().filter_map(|r| r.error_bound)),
             first,
         });
     }
@@ -744,6 +864,55 @@ pub fn check(inv: &Invariants, sums: &[Summary]) -> Vec<Check> {
             .unwrap_or_else(|| "no point measured".into());
         out.push(c);
     }
+    if inv.fpr_under_target {
+        let applies: Vec<&Summary> = sums
+            .iter()
+            .filter(|s| s.promises_target() && s.lo.is_finite())
+            .filter(|s| {
+                inv.fpr_under_target_presets.is_none_or(|mask| {
+                    variants::ScalablePreset::from_name(
+                        if s.first.preset.is_empty() {
+                            "none"
+                        } else {
+                            &s.first.preset
+                        },
+                    )
+                    .is_ok_and(|p| mask[variants::scalable_preset_index(p)])
+                })
+            })
+            .collect();
+        let target = |s: &Summary| s.target().unwrap_or(f64::NAN);
+        let bad = applies.iter().filter(|s| s.lo > target(s)).count();
+        let worst = applies
+            .iter()
+            .max_by(|a, b| (a.fpr / target(a)).total_cmp(&(b.fpr / target(b))))
+            .map(|s| {
+                format!(
+                    "highest FPR / target {:.3} ({:.4e} vs {}, interval \
+                     {:.4e} – {:.4e}) at point {} ({}, n = {})",
+                    s.fpr / target(s),
+                    s.fpr,
+                    target(s),
+                    s.lo,
+                    s.hi,
+                    s.point,
+                    s.label,
+                    s.first.n
+                )
+            })
+            .unwrap_or_else(|| {
+                "no scalable point that promises its target was measured"
+                    .into()
+            });
+        out.push(Check {
+            name: "fpr-under-target".into(),
+            bound: "interval low end <= target P".into(),
+            held: bad == 0 && !applies.is_empty(),
+            checked: applies.len(),
+            failed: bad,
+            detail: worst,
+        });
+    }
     // Trials that failed are not an invariant, but say so when the
     // experiment declared any: an all-error run must not pass silently.
     out
@@ -839,6 +1008,16 @@ mod tests {
             saturation_events: Some(0),
             skipped_decrements: Some(0),
             rejected_removes: Some(0),
+            initial_capacity: Some(1000),
+            growth: Some(2),
+            tightening: Some(0.5),
+            layer_layout: "standard".into(),
+            layers: Some(3),
+            total_bits: Some(100),
+            total_bits_per_element: Some(10.0),
+            compounded_error: Some(0.01),
+            error_bound: Some(0.01),
+            skipped_adds: Some(0),
         };
         let mut w = csv::Writer::from_writer(Vec::new());
         w.serialize(&row).unwrap();
@@ -864,6 +1043,25 @@ mod tests {
             .collect::<std::result::Result<_, _>>()
             .unwrap();
         assert_eq!(back[0].counter_bits, None);
+        assert_eq!(back[0].layers, None);
+        assert_eq!(back[0].layer_layout, "");
         assert_eq!(back[0].n, 1);
+        // And one from before the scalable columns.
+        let n_counting =
+            header().iter().position(|&c| c == "rejected_removes").unwrap()
+                + 1;
+        let counting: String = text
+            .lines()
+            .map(|l| {
+                l.split(',').take(n_counting).collect::<Vec<_>>().join(",")
+                    + "\n"
+            })
+            .collect();
+        let back: Vec<Row> = csv::Reader::from_reader(counting.as_bytes())
+            .deserialize()
+            .collect::<std::result::Result<_, _>>()
+            .unwrap();
+        assert_eq!(back[0].counter_bits, Some(4));
+        assert_eq!(back[0].error_bound, None);
     }
 }

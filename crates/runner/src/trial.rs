@@ -8,6 +8,9 @@
 //! items are then key indices `d..d + n` (`d` the items replaced); they
 //! are the members checked, and non-members start at `n + d`.
 //!
+//! A scalable filter starts at its initial capacity and grows while the
+//! `n` members are inserted; what it grew into is recorded ([`Grown`]).
+//!
 //! Everything random comes from the trial's seed, itself derived from
 //! `(experiment seed, point index, trial index)`. Large query loops are
 //! split into fixed index ranges processed in parallel; counts are summed,
@@ -62,6 +65,25 @@ pub struct Outcome {
     pub query_ns: f64,
     /// What the churn workload saw (counting filters only).
     pub counting: Option<Churn>,
+    /// What the scalable filter grew into (scalable filters only).
+    pub scalable: Option<Grown>,
+}
+
+/// A scalable filter after its `n` inserts.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Grown {
+    /// Layers.
+    pub layers: u64,
+    /// Bits of all layers.
+    pub total_bits: u64,
+    /// `1 − Π(1 − P_i)`, `P_i` each layer's rate from its realised fill:
+    /// the filter's predicted false-positive rate.
+    pub compounded_error: f64,
+    /// `P0/(1 − r)`: the bound however far it grows.
+    pub error_bound: f64,
+    /// Inserts the filter skipped because some layer already reported
+    /// the (new) item present.
+    pub skipped: u64,
 }
 
 /// What a counting filter went through: the churn workload and the
@@ -106,7 +128,21 @@ pub fn run(
     let inserted = n + removed;
     let keys = TrialKeys::new(&point.key_set, tseed, inserted)?;
 
-    let (filter, insert_ns, counting) = if point.variant == Variant::Counting {
+    let mut grown = None;
+    let (filter, insert_ns, counting) = if point.variant == Variant::Scalable {
+        let mut f = variants::build_scalable(point, hash_seed)?;
+        let start = Instant::now();
+        insert_range(&mut f, &keys, 0, n);
+        let insert_ns = start.elapsed().as_nanos() as f64 / n as f64;
+        grown = Some(Grown {
+            layers: f.layers().len() as u64,
+            total_bits: f.total_bits(),
+            compounded_error: f.compounded_error(),
+            error_bound: f.error_bound(),
+            skipped: f.skipped(),
+        });
+        (Box::new(f) as Box<dyn Filter>, insert_ns, None)
+    } else if point.variant == Variant::Counting {
         let mut f = variants::build_counting(point, hash_seed)?;
         let start = Instant::now();
         insert_range(&mut f, &keys, 0, n);
@@ -190,6 +226,7 @@ pub fn run(
         insert_ns,
         query_ns: query_ns_total as f64 / queries as f64,
         counting,
+        scalable: grown,
     })
 }
 

@@ -21,7 +21,7 @@ pub enum Variant {
     Partitioned,
     /// The counting filter (`bloomlab-counting`).
     Counting,
-    /// The scalable filter (`bloomlab-scalable`, not yet landed).
+    /// The scalable filter (`bloomlab-scalable`).
     Scalable,
 }
 
@@ -69,6 +69,7 @@ impl Variant {
                 | Variant::Blocked
                 | Variant::Partitioned
                 | Variant::Counting
+                | Variant::Scalable
         )
     }
 
@@ -140,15 +141,161 @@ impl Preset {
     }
 }
 
+/// The settings a scalable filter is built with: a library's, or
+/// bloomlab's shaped by `growth`, `tightening` and `layer-layout`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ScalablePreset {
+    /// RedisBloom's SBChain (`BF.RESERVE key P n0 EXPANSION s`): bit for
+    /// bit, MurmurHash64A with seed 0, `r = 0.5`, standard layers.
+    RedisBloom,
+    /// Almeida et al.'s slow-growth settings: `s = 2`, `r = 0.85`,
+    /// partitioned layers.
+    Almeida,
+    /// Almeida et al.'s fast-growth settings: `s = 4`, `r = 0.75`.
+    AlmeidaFast,
+    /// pybloom-live's parameters: `r = 0.9`, first layer at `0.9·P`
+    /// (error bound `9P`), growth `s`, partitioned layers.
+    PybloomLive,
+}
+
+impl ScalablePreset {
+    /// Every scalable preset.
+    pub const ALL: [ScalablePreset; 4] = [
+        ScalablePreset::RedisBloom,
+        ScalablePreset::Almeida,
+        ScalablePreset::AlmeidaFast,
+        ScalablePreset::PybloomLive,
+    ];
+
+    /// The name experiments use.
+    pub fn name(self) -> &'static str {
+        match self {
+            ScalablePreset::RedisBloom => "redisbloom",
+            ScalablePreset::Almeida => "almeida",
+            ScalablePreset::AlmeidaFast => "almeida-fast",
+            ScalablePreset::PybloomLive => "pybloom-live",
+        }
+    }
+
+    /// Looks a scalable preset up by name (`none`: bloomlab's settings).
+    pub fn from_name(name: &str) -> Result<Option<ScalablePreset>, String> {
+        if name == "none" {
+            return Ok(None);
+        }
+        ScalablePreset::ALL
+            .into_iter()
+            .find(|p| p.name() == name)
+            .map(Some)
+            .ok_or_else(|| {
+                format!(
+                    "unknown scalable-preset `{name}` (known: none, {})",
+                    ScalablePreset::ALL.map(ScalablePreset::name).join(", ")
+                )
+            })
+    }
+}
+
+/// A scalable preset's position in `[none, redisbloom, almeida,
+/// almeida-fast, pybloom-live]`.
+pub fn scalable_preset_index(p: Option<ScalablePreset>) -> usize {
+    p.and_then(|p| ScalablePreset::ALL.iter().position(|&q| q == p))
+        .map_or(0, |i| i + 1)
+}
+
+/// How a scalable filter's layers are laid out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum LayerLayout {
+    /// One bit array per layer.
+    Standard,
+    /// `k` slices per layer, one probe each.
+    Partitioned,
+}
+
+impl LayerLayout {
+    /// The name experiments use.
+    pub fn name(self) -> &'static str {
+        match self {
+            LayerLayout::Standard => "standard",
+            LayerLayout::Partitioned => "partitioned",
+        }
+    }
+
+    /// Looks a layout up by name.
+    pub fn from_name(name: &str) -> Result<LayerLayout, String> {
+        match name {
+            "standard" => Ok(LayerLayout::Standard),
+            "partitioned" => Ok(LayerLayout::Partitioned),
+            _ => Err(format!(
+                "unknown layer-layout `{name}` (known: standard, partitioned)"
+            )),
+        }
+    }
+
+    fn layout(self) -> bloomlab_scalable::Layout {
+        match self {
+            LayerLayout::Standard => bloomlab_scalable::Layout::Standard,
+            LayerLayout::Partitioned => bloomlab_scalable::Layout::Partitioned,
+        }
+    }
+}
+
+/// A scalable point's settings. After [`normalise`] they are the ones the
+/// filter really uses (a preset's own `s`, `r` and layout).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ScalableSettings {
+    /// The preset (`None`: bloomlab's settings).
+    pub preset: Option<ScalablePreset>,
+    /// `n0`, the first layer's capacity.
+    pub initial_capacity: u64,
+    /// `s`, the growth factor of the layers' capacities.
+    pub growth: u64,
+    /// `r`, the tightening ratio of the layers' errors.
+    pub tightening: f64,
+    /// The layers' layout.
+    pub layout: LayerLayout,
+}
+
 /// Collapses what a point's variant ignores: a preset fixes family,
 /// strategy and reduction; the blocked layout has its own probe scheme
 /// (strategy and reduction are not used); only the blocked layout has a
 /// block size, and only the counting filter a counter width and a churn
 /// (0 elsewhere).
+///
+/// A scalable point's preset fixes what it fixes: RedisBloom's hashing
+/// (murmur64a, plain double hashing, modulo), `r` and layout; Almeida's
+/// `s`, `r` and layout; pybloom-live's `r` and layout. Other variants
+/// have no scalable settings.
 pub fn normalise(p: &mut Point) {
     if p.variant != Variant::Counting {
         p.counter_bits = 0;
         p.churn = 0.0;
+    }
+    if p.variant != Variant::Scalable {
+        p.scalable = None;
+    } else if let Some(s) = &mut p.scalable {
+        match s.preset {
+            None => {}
+            Some(ScalablePreset::RedisBloom) => {
+                s.tightening = 0.5;
+                s.layout = LayerLayout::Standard;
+                p.family = Family::Murmur64A;
+                p.strategy = Strategy::Double;
+                p.reduction = Reduction::Modulo;
+            }
+            Some(preset) => {
+                let (growth, r) = match preset {
+                    ScalablePreset::Almeida => (2, 0.85),
+                    ScalablePreset::AlmeidaFast => (4, 0.75),
+                    _ => (s.growth, 0.9),
+                };
+                s.growth = growth;
+                s.tightening = r;
+                s.layout = LayerLayout::Partitioned;
+                p.family = Family::Xxh3_64;
+                p.strategy = Strategy::EnhancedDouble;
+                p.reduction = Reduction::MultiplyShift;
+            }
+        }
     }
     if let Some(preset) = p.preset {
         p.family = Family::Murmur3X64_128;
@@ -201,7 +348,10 @@ pub fn size(p: &Point) -> Result<(u64, u32), String> {
 /// The hash seed a trial's filter uses: derived from the trial's seed,
 /// fitted to what the family takes (seedless families and presets: 0).
 pub fn hash_seed(p: &Point, trial_seed: u64) -> i128 {
-    if p.preset.is_some() {
+    let redis = p
+        .scalable
+        .is_some_and(|s| s.preset == Some(ScalablePreset::RedisBloom));
+    if p.preset.is_some() || redis {
         return 0;
     }
     let s = crate::keys::mix64(trial_seed ^ 0xa54f_f53a_5f1d_36f1);
@@ -251,14 +401,81 @@ pub fn build(p: &Point, seed: i128) -> Result<Box<dyn Filter>, String> {
             )
         }
         Variant::Counting => Box::new(build_counting(p, seed)?),
-        other => {
-            return Err(format!(
-                "variant `{}` is not available yet ({})",
-                other.name(),
-                other.crate_name()
-            ));
-        }
+        Variant::Scalable => Box::new(build_scalable(p, seed)?),
     })
+}
+
+/// Builds the point's scalable filter: target error `P` (the point's
+/// `fpp`), first layer for `n0` items, the preset's settings or
+/// bloomlab's with the point's `s`, `r`, layout, family, strategy
+/// (`double` or `enhanced-double`) and reduction. Presets other than
+/// RedisBloom (bit-exact with seed 0) get the trial's hash seed.
+pub fn build_scalable(
+    p: &Point,
+    seed: i128,
+) -> Result<bloomlab_scalable::ScalableBloomFilter, String> {
+    use bloomlab_scalable::{Config, Pairing, Probe, ScalableBloomFilter};
+    let err = |e: bloomlab_scalable::Error| e.to_string();
+    let s = p.scalable.ok_or("a scalable point without scalable settings")?;
+    let Sizing::Fpp(target) = p.sizing else {
+        return Err("the scalable variant is sized by fpp".to_string());
+    };
+    let n0 = s.initial_capacity;
+    let seed = u64::try_from(seed)
+        .map_err(|_| format!("hash seed {seed} does not fit 64 bits"))?;
+    let config = match s.preset {
+        Some(ScalablePreset::RedisBloom) => {
+            let expansion = u32::try_from(s.growth)
+                .map_err(|_| format!("growth = {} is too large", s.growth))?;
+            return ScalableBloomFilter::redisbloom_reserve(
+                target,
+                n0,
+                Some(expansion),
+                false,
+            )
+            .map_err(err);
+        }
+        Some(ScalablePreset::Almeida) => {
+            *ScalableBloomFilter::almeida(n0, target).map_err(err)?.config()
+        }
+        Some(ScalablePreset::AlmeidaFast) => {
+            *ScalableBloomFilter::almeida_fast(n0, target)
+                .map_err(err)?
+                .config()
+        }
+        Some(ScalablePreset::PybloomLive) => {
+            *ScalableBloomFilter::pybloom_live(n0, target, s.growth)
+                .map_err(err)?
+                .config()
+        }
+        None => {
+            let probe = match p.strategy {
+                Strategy::Double => Probe::Double,
+                Strategy::EnhancedDouble => Probe::EnhancedDouble,
+                other => {
+                    return Err(format!(
+                        "the scalable variant derives its probes by double \
+                         or enhanced-double hashing, not `{}`",
+                        other.name()
+                    ));
+                }
+            };
+            Config::new(n0, target)
+                .tightening(s.tightening)
+                .growth(s.growth)
+                .layout(s.layout.layout())
+                .probes(Pairing::Single, probe, p.reduction)
+        }
+    };
+    ScalableBloomFilter::with_config(config.hash(p.family, seed)).map_err(err)
+}
+
+/// Whether a scalable point's `compounded` prediction is asserted
+/// (`fpr-consistent`): a strong hash family. The prediction is the
+/// filter's own rate given its layers' realised fill, so it has no
+/// filter-to-filter spread; only the query noise remains.
+pub fn scalable_asserted(p: &Point) -> bool {
+    strong(p.family)
 }
 
 /// Builds the point's counting filter (`m` counters of

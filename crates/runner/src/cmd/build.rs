@@ -74,8 +74,9 @@ pub(crate) struct Args {
     k: Option<u32>,
     /// The preset's own constructor arguments in its own order
     /// (guava: expectedInsertions,fpp; hutool-bitmap: m; hutool-bitset:
-    /// c,n,k; redisbloom: error,capacity[,expansion][,nonscaling];
-    /// almeida: n0,p; pybloom-live: n0,p[,growth]).
+    /// c,n,k; redisbloom: error,capacity then optionally expansion and
+    /// the word nonscaling; almeida: n0,p; pybloom-live: n0,p and
+    /// optionally growth).
     #[arg(long, value_delimiter = ',')]
     preset_args: Vec<String>,
     /// Items, one per line.
@@ -292,8 +293,9 @@ fn counting(args: &Args) -> Result<AnyFilter> {
 
 /// `--variant scalable`: grows from `--n` (the initial capacity) at
 /// target error `--p`; presets take their own constructors' arguments:
-/// redisbloom `error,capacity[,expansion][,nonscaling]` (as `BF.RESERVE`),
-/// almeida `n0,p`, pybloom-live `n0,p[,growth]`.
+/// redisbloom `error,capacity`, then optionally `expansion` and
+/// `nonscaling` (as `BF.RESERVE`), almeida `n0,p`, pybloom-live `n0,p`
+/// and optionally `growth`.
 fn scalable(args: &Args, preset: Option<&str>) -> Result<AnyFilter> {
     if args.family.is_some()
         || args.strategy.is_some()

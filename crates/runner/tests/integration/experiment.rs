@@ -81,7 +81,9 @@ fn unknown_names_are_rejected() {
     bad(&tiny("", "strategy = [\"triple\"]"), "triple");
     bad(&tiny("", "key-set = [\"emails\"]"), "unknown key set `emails`");
     let text = tiny("", "").replace("\"blocked\"]", "\"scalable\"]");
-    bad(&text, "variant `scalable` is not available yet");
+    bad(&text, "the scalable variant is sized by its target error");
+    bad(&tiny("", "scalable-preset = [\"redis\"]"), "unknown scalable-preset");
+    bad(&tiny("", "tightening = [1.5]"), "tightening = 1.5 must be in");
     bad(&tiny("", "counter-bits = [3]"), "counter-bits = 3 must be 2, 4 or 8");
     bad(&tiny("", "churn = [-0.5]"), "churn = -0.5 must be in");
     let text = tiny("", "").replace("\"blocked\"]", "\"cuckoo\"]");

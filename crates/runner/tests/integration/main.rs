@@ -13,6 +13,8 @@ mod hash;
 mod list;
 // `bloomlab run` and `bloomlab report`: outputs, determinism, safety.
 mod run;
+// The scalable variant growing: columns, FPR at or under the target.
+mod scalable;
 // `bloomlab theory`: every key DESIGN.md lists, and errors.
 mod theory;
 // `bloomlab verify`: passes on upheld invariants, exits 1 on a miss.

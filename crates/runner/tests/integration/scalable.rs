@@ -1,0 +1,166 @@
+// The scalable variant: it runs, grows, fills its columns (empty for
+// other variants) and stays at or under its target.
+
+use std::collections::HashMap;
+
+use crate::bloomlab;
+use crate::experiment::write;
+
+/// A tiny growth experiment: bloomlab's settings and Almeida's growing
+/// 100 → 20,000, pybloom-live shown, and a standard filter.
+fn growth_experiment() -> String {
+    "name = \"tiny-growth\"\n\
+     description = \"Scalable filters growing, tiny.\"\n\
+     seed = 9\n\
+     charts = [\"scalable-growth\"]\n\n\
+     [queries]\nper-filter = 50000\n\n\
+     [invariants]\nno-false-negatives = true\nfpr-consistent = 5.0\n\
+     fpr-under-target = true\n\n\
+     [[grid]]\nvariant = [\"scalable\"]\n\
+     scalable-preset = [\"none\", \"almeida\", \"pybloom-live\"]\n\
+     initial-capacity = [100]\nn = [100, 2000, 20000]\nfpp = [0.01]\n\n\
+     [[grid]]\nvariant = [\"standard\"]\nn = [2000]\n\
+     bits-per-element = [10]\n"
+        .to_string()
+}
+
+fn rows(csv: &str) -> Vec<HashMap<String, String>> {
+    let mut lines = csv.lines();
+    let header: Vec<String> =
+        lines.next().unwrap().split(',').map(str::to_string).collect();
+    lines
+        .map(|l| {
+            header
+                .iter()
+                .cloned()
+                .zip(l.split(',').map(str::to_string))
+                .collect()
+        })
+        .collect()
+}
+
+fn f(r: &HashMap<String, String>, col: &str) -> f64 {
+    r[col].parse().unwrap_or_else(|_| panic!("{col} = {:?}", r[col]))
+}
+
+#[test]
+fn scalable_grows_and_stays_under_its_target() {
+    let dir = tempfile::tempdir().unwrap();
+    let exp = write(dir.path(), "s.toml", &growth_experiment());
+    let out = dir.path().join("out");
+    let o = bloomlab()
+        .args(["run", "--quiet"])
+        .arg(&exp)
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+
+    let csv = std::fs::read_to_string(out.join("results.csv")).unwrap();
+    let header: Vec<&str> = csv.lines().next().unwrap().split(',').collect();
+    let scalable_cols = [
+        "initial_capacity",
+        "growth",
+        "tightening",
+        "layer_layout",
+        "layers",
+        "total_bits",
+        "total_bits_per_element",
+        "compounded_error",
+        "error_bound",
+        "skipped_adds",
+    ];
+    for col in scalable_cols {
+        assert!(header.contains(&col), "missing column {col}");
+    }
+    // Appended after the counting columns.
+    let last_counting =
+        header.iter().position(|&c| c == "rejected_removes").unwrap();
+    assert_eq!(header[last_counting + 1], "initial_capacity");
+    assert_eq!(*header.last().unwrap(), "skipped_adds");
+
+    let rows = rows(&csv);
+    assert_eq!(rows.len(), 3 * 3 + 1);
+    for r in &rows {
+        assert_eq!(r["err"], "", "{r:?}");
+        if r["variant"] == "standard" {
+            for col in scalable_cols {
+                assert_eq!(r[col], "", "{col} is for scalable filters");
+            }
+            continue;
+        }
+        assert_eq!(r["variant"], "scalable");
+        assert_eq!(f(r, "false_negatives"), 0.0, "{r:?}");
+        assert_eq!(r["formula"], "compounded");
+        assert_eq!(r["fpr_theory"], r["compounded_error"]);
+        assert_eq!(r["m"], r["total_bits"]);
+        let n = f(r, "n");
+        let layers = f(r, "layers");
+        // 100 items fit the first layer; 2,000 and 20,000 need more.
+        if n <= 100.0 {
+            assert_eq!(layers, 1.0, "{r:?}");
+        } else {
+            assert!(layers > 1.0, "{r:?}");
+        }
+        let bpe = f(r, "total_bits_per_element");
+        assert!((bpe - f(r, "total_bits") / n).abs() < 1e-9 * bpe.max(1.0));
+        let bound = f(r, "error_bound");
+        if r["preset"] == "pybloom-live" {
+            assert!((bound - 0.09).abs() < 1e-9, "{r:?}");
+        } else {
+            assert!((bound - 0.01).abs() < 1e-12, "{r:?}");
+            // At or under the target, within the interval.
+            assert!(f(r, "fpr_lo") <= 0.01, "{r:?}");
+            assert!(f(r, "compounded_error") <= 0.01, "{r:?}");
+        }
+    }
+
+    let info: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(out.join("run.json")).unwrap(),
+    )
+    .unwrap();
+    let checks = info["checks"].as_array().unwrap();
+    assert!(checks.iter().any(|c| c["name"] == "fpr-under-target"));
+    for c in checks {
+        assert_eq!(c["held"], true, "{c}");
+    }
+    for stem in ["scalable-growth-fpr", "scalable-growth-memory"] {
+        for ext in ["svg", "png"] {
+            let p = out.join("charts").join(format!("{stem}.{ext}"));
+            assert!(p.metadata().unwrap().len() > 1000, "{}", p.display());
+        }
+    }
+    let html = std::fs::read_to_string(out.join("report.html")).unwrap();
+    assert!(html.contains("Scalable filters growing"));
+    assert!(html.contains("id=\"scalable-growth-fpr\""));
+
+    // The report rebuilds from the CSV.
+    let o = bloomlab().arg("report").arg(&out).output().unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+}
+
+#[test]
+fn an_over_target_point_fails_the_invariant() {
+    // A pybloom-live filter exceeds P, but its bound (9P) does not promise
+    // P: restricted to it, the invariant has nothing to check and fails
+    // (an invariant that checked nothing did not hold).
+    let text = growth_experiment().replace(
+        "fpr-under-target = true",
+        "fpr-under-target = [\"pybloom-live\"]",
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let exp = write(dir.path(), "s.toml", &text);
+    let o = bloomlab().args(["verify", "-q"]).arg(&exp).output().unwrap();
+    assert_eq!(o.status.code(), Some(1));
+}
+
+#[test]
+fn shipped_scalable_growth_experiment_verifies() {
+    let exp = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../experiments/scalable-growth.toml"
+    );
+    let o = bloomlab().args(["verify", "-q", exp]).output().unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+}
