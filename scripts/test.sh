@@ -6,6 +6,15 @@ cd "$(dirname "$0")/.."
 
 step() { printf '\n==> %s\n' "$*"; }
 
+# bloomlab-redis tests start their own redis-server on 127.0.0.1; install
+# it when this machine lacks it (fresh CI machines do).
+if ! command -v redis-server >/dev/null 2>&1; then
+    step "installing redis-server (needed by bloomlab-redis tests)"
+    if [ "$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq redis-server
+fi
+
 step "cargo fmt --check"
 cargo fmt --all -- --check
 

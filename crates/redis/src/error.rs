@@ -1,0 +1,136 @@
+//! The error type of `bloomlab-redis`.
+
+/// What went wrong in `bloomlab-redis`: the server (connection, timeout,
+/// a refused command), the filter's keys (missing, of the wrong type,
+/// re-created with other parameters) or the parameters themselves.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// The connection or a command failed: refused or dropped connection,
+    /// a timeout ([`Options`](crate::Options)), an error reply. The
+    /// connection should not be reused after an I/O error or a timeout.
+    #[error("redis: {0}")]
+    Redis(#[from] redis::RedisError),
+    /// The in-memory filter refused the parameters or the bits.
+    #[error(transparent)]
+    Standard(#[from] bloomlab_standard::Error),
+    /// The hashing configuration was refused.
+    #[error(transparent)]
+    Hash(#[from] bloomlab_hash::Error),
+    /// No filter of that name: its config hash does not exist.
+    #[error("no Redis filter named {name:?} (key {key:?} does not exist)")]
+    NotFound {
+        /// The filter's name.
+        name: String,
+        /// The config key that is missing.
+        key: String,
+    },
+    /// One of the filter's keys holds another Redis type.
+    #[error(
+        "key {key:?} holds a Redis {found}, not a bloomlab filter's {expected}"
+    )]
+    WrongType {
+        /// The key.
+        key: String,
+        /// The type Redis reports (`list`, `zset`, ...).
+        found: String,
+        /// The type the filter needs there (`hash` or `string`).
+        expected: &'static str,
+    },
+    /// The filter's bits key exists but its config hash does not: the
+    /// name is taken by something that is not a bloomlab filter.
+    #[error("key {key:?} exists without its config hash {config:?}")]
+    Orphan {
+        /// The bits key.
+        key: String,
+        /// The config key that is missing.
+        config: String,
+    },
+    /// The filter was deleted and re-created (or edited) with other
+    /// parameters since this handle opened it; nothing was changed.
+    #[error(
+        "filter {name:?} was re-created with other parameters: {field} is \
+         {stored:?} in Redis, this handle has {expected:?}"
+    )]
+    ConfigChanged {
+        /// The filter's name.
+        name: String,
+        /// The first field that differs.
+        field: String,
+        /// The value in Redis (`(missing)` if absent).
+        stored: String,
+        /// This handle's value.
+        expected: String,
+    },
+    /// `create` or `import` found a filter of that name with other
+    /// parameters; nothing was changed.
+    #[error(
+        "filter {name:?} already exists with other parameters: {field} is \
+         {stored:?} in Redis, requested {requested:?}"
+    )]
+    AlreadyExists {
+        /// The filter's name.
+        name: String,
+        /// The first field that differs.
+        field: String,
+        /// The value in Redis (`(missing)` if absent).
+        stored: String,
+        /// The requested value.
+        requested: String,
+    },
+    /// A counting filter refused to remove a key that is certainly
+    /// absent: one of its counters is zero. Nothing changed.
+    #[error(
+        "filter {name:?}: key not present (probe {probe} found counter \
+         {counter} at zero)"
+    )]
+    NotPresent {
+        /// The filter's name.
+        name: String,
+        /// The zero counter (bloomlab's numbering).
+        counter: u64,
+        /// Which of the key's probes found it (0-based).
+        probe: u32,
+    },
+    /// The config hash cannot be read as a filter's parameters.
+    #[error("filter {name:?}: config field {field} = {value:?}: {reason}")]
+    BadConfig {
+        /// The filter's name.
+        name: String,
+        /// The field.
+        field: &'static str,
+        /// Its value in Redis (`(missing)` if absent).
+        value: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// The bits in Redis do not fit the filter's `m`.
+    #[error("filter {name:?}: bad bits: {reason}")]
+    BadBits {
+        /// The filter's name.
+        name: String,
+        /// What is wrong with them.
+        reason: String,
+    },
+    /// A parameter outside what a Redis filter supports.
+    #[error("invalid parameter {name} = {value}: {reason}")]
+    InvalidParameter {
+        /// The parameter's name.
+        name: &'static str,
+        /// The value given.
+        value: String,
+        /// What the value must satisfy.
+        reason: &'static str,
+    },
+    /// The server answered with a reply of an unexpected shape.
+    #[error("unexpected reply to {what}: {detail}")]
+    UnexpectedReply {
+        /// The operation.
+        what: &'static str,
+        /// What was wrong with the reply.
+        detail: String,
+    },
+}
+
+/// `Result` with this crate's [`Error`].
+pub type Result<T, E = Error> = std::result::Result<T, E>;

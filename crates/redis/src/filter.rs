@@ -1,0 +1,308 @@
+//! [`RedisBloomFilter`]: the classic filter's bits in a Redis string.
+
+use std::time::Duration;
+
+use bloomlab_core::BitArray;
+use bloomlab_hash::Funnel;
+use bloomlab_standard::{BloomFilter, Config};
+use redis::Connection;
+
+use crate::handle::{Handle, Kind, Op, bytes_of, words_of};
+use crate::scripts::SCRIPTS;
+use crate::{Error, Result};
+
+/// The value of the config hash's `variant` field.
+pub const VARIANT: &str = "standard";
+
+/// The largest `m`: Redis bit offsets stop at `2^32 - 1` (a string of
+/// 512 MiB).
+pub const MAX_BITS: u64 = 1 << 32;
+
+/// Connection settings. Every call on a connection made by [`connect`]
+/// fails with [`Error::Redis`] (a timeout) instead of waiting longer than
+/// these.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Options {
+    /// How long to wait for the TCP connection (and the handshake).
+    pub connect_timeout: Duration,
+    /// How long to wait for each reply, and for each write; `None`
+    /// waits forever.
+    pub response_timeout: Option<Duration>,
+}
+
+impl Default for Options {
+    /// 5 s to connect, 30 s per reply.
+    fn default() -> Options {
+        Options {
+            connect_timeout: Duration::from_secs(5),
+            response_timeout: Some(Duration::from_secs(30)),
+        }
+    }
+}
+
+/// Opens a connection to `url` (`redis://host:port/db`) with the
+/// timeouts of `options`.
+pub fn connect(url: &str, options: &Options) -> Result<Connection> {
+    let client = redis::Client::open(url)?;
+    let conn = client.get_connection_with_timeout(options.connect_timeout)?;
+    conn.set_read_timeout(options.response_timeout)?;
+    conn.set_write_timeout(options.response_timeout)?;
+    Ok(conn)
+}
+
+/// The Redis bit offset of bloomlab bit `i`.
+///
+/// bloomlab numbers the bits of each byte from the least significant
+/// (bit `i` is bit `i & 63` of little-endian word `i >> 6`, so bit
+/// `i & 7` of byte `i >> 3`); `SETBIT`/`GETBIT` number them from the
+/// most significant. The string's bytes are therefore the filter's words
+/// in little-endian order, and only the offset inside a byte flips.
+///
+/// ```
+/// use bloomlab_redis::redis_offset;
+///
+/// assert_eq!(redis_offset(0), 7);
+/// assert_eq!(redis_offset(7), 0);
+/// assert_eq!(redis_offset(9), 14);
+/// ```
+#[inline]
+pub fn redis_offset(i: u64) -> u64 {
+    (i & !7) | (7 - (i & 7))
+}
+
+/// The key of the bits string of filter `name`: `{name}:bits`.
+pub fn bits_key(name: &str) -> String {
+    format!("{{{name}}}:bits")
+}
+
+/// A classic Bloom filter whose bits live in Redis, shared by every
+/// client that opens the same name.
+///
+/// The bits are the string `{name}:bits`, holding the in-memory
+/// [`BloomFilter`]'s bit array (bit `i` at Redis offset
+/// [`redis_offset`]`(i)`); the parameters are the hash `{name}:config`
+/// (fields `variant`, `version`, `m`, `k`, `family`, `seed`, `strategy`,
+/// `reduction`). Both keys share the hash tag `{name}`, so they live in
+/// one Redis Cluster slot.
+///
+/// Keys are hashed here, into the same positions as a [`BloomFilter`]
+/// with the same [`Config`], `m` and `k`; every operation then runs one
+/// Lua script, one round trip, that checks the config hash against this
+/// handle's parameters and sets or reads the bits atomically. A filter
+/// deleted and re-created with other parameters since
+/// [`RedisBloomFilter::open`] gives [`Error::ConfigChanged`] and is not
+/// touched.
+///
+/// A handle owns its connection; threads or processes sharing a filter
+/// each open their own handle.
+pub struct RedisBloomFilter {
+    h: Handle,
+}
+
+impl std::fmt::Debug for RedisBloomFilter {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.h.debug("RedisBloomFilter", f)
+    }
+}
+
+const KIND: Kind = Kind {
+    variant: VARIANT,
+    suffix: "bits",
+    max_m: MAX_BITS,
+    max_m_reason: "Redis bitmaps hold at most 2^32 bits",
+};
+
+impl RedisBloomFilter {
+    /// Creates filter `name` with `m` bits, `k` probes and `config`, its
+    /// bits all clear (the string is allocated at full size). If it
+    /// exists with the same parameters, opens it (its bits untouched);
+    /// with other parameters, fails with [`Error::AlreadyExists`].
+    pub fn create(
+        conn: Connection,
+        name: &str,
+        config: Config,
+        m: u64,
+        k: u32,
+    ) -> Result<RedisBloomFilter> {
+        let mut h = Handle::new(conn, name, &KIND, config, m, k)?;
+        let last = redis_offset(m - 1);
+        let _: i64 = h.run(Op::Create, &SCRIPTS.create, |inv| {
+            inv.arg(last);
+        })?;
+        Ok(RedisBloomFilter { h })
+    }
+
+    /// Creates filter `name` for `n` items at false-positive rate `p`,
+    /// sized as Guava sizes it (as [`BloomFilter::new`]); see
+    /// [`RedisBloomFilter::create`].
+    pub fn create_for_rate(
+        conn: Connection,
+        name: &str,
+        config: Config,
+        n: u64,
+        p: f64,
+    ) -> Result<RedisBloomFilter> {
+        let (m, k) = bloomlab_standard::Size::Rate { n, p }.resolve()?;
+        RedisBloomFilter::create(conn, name, config, m, k)
+    }
+
+    /// Opens the existing filter `name`, reading its parameters.
+    /// Errors: [`Error::NotFound`], [`Error::WrongType`],
+    /// [`Error::Orphan`], [`Error::BadConfig`].
+    pub fn open(conn: Connection, name: &str) -> Result<RedisBloomFilter> {
+        Ok(RedisBloomFilter { h: Handle::open(conn, name, &KIND)? })
+    }
+
+    /// Stores `filter` as filter `name`: creates it with the filter's
+    /// parameters, or checks that it has them ([`Error::AlreadyExists`]
+    /// otherwise), then replaces its bits with the filter's, atomically.
+    pub fn import(
+        conn: Connection,
+        name: &str,
+        filter: &BloomFilter,
+    ) -> Result<RedisBloomFilter> {
+        let (m, k) = (filter.bits(), filter.hash_count());
+        let mut h = Handle::new(conn, name, &KIND, filter.config(), m, k)?;
+        let bytes = to_redis_bytes(filter.bit_array());
+        let _: i64 = h.run(Op::Create, &SCRIPTS.import, |inv| {
+            inv.arg(bytes);
+        })?;
+        Ok(RedisBloomFilter { h })
+    }
+
+    /// Reads the bits into an in-memory [`BloomFilter`] with the same
+    /// parameters: it answers `contains` as this filter does, and can be
+    /// written in bloomlab's format ([`bloomlab_standard::write_native`])
+    /// or, for Guava's configurations, Guava's
+    /// ([`bloomlab_standard::guava::write_guava`]).
+    pub fn export(&mut self) -> Result<BloomFilter> {
+        let bytes: Option<Vec<u8>> =
+            self.h.run(Op::Use, &SCRIPTS.export, |_| {})?;
+        let m = self.bits();
+        let words = words_of(
+            &self.h.name,
+            &bytes.unwrap_or_default(),
+            m.div_ceil(8),
+            m.div_ceil(64),
+        )?;
+        let bits =
+            BitArray::from_words(m, words).map_err(|e| Error::BadBits {
+                name: self.h.name.clone(),
+                reason: format!("bits set beyond m = {m}: {e}"),
+            })?;
+        Ok(BloomFilter::from_bit_array(
+            self.h.config,
+            self.hash_count(),
+            bits,
+        )?)
+    }
+
+    /// Inserts a typed key (funnelled as Guava would); returns whether
+    /// any bit changed.
+    pub fn insert<T: Funnel + ?Sized>(&mut self, key: &T) -> Result<bool> {
+        self.h.pack(&[key], redis_offset);
+        Ok(self.h.per_key(&SCRIPTS.insert, 1)?[0] != 0)
+    }
+
+    /// Inserts a key given as bytes; returns whether any bit changed.
+    pub fn insert_bytes(&mut self, key: &[u8]) -> Result<bool> {
+        self.insert(key)
+    }
+
+    /// Whether a typed key may have been inserted.
+    pub fn contains<T: Funnel + ?Sized>(&mut self, key: &T) -> Result<bool> {
+        self.h.pack(&[key], redis_offset);
+        Ok(self.h.per_key(&SCRIPTS.contains, 1)?[0] != 0)
+    }
+
+    /// Whether a key given as bytes may have been inserted.
+    pub fn contains_bytes(&mut self, key: &[u8]) -> Result<bool> {
+        self.contains(key)
+    }
+
+    /// Inserts many keys in one round trip, atomically (all or none);
+    /// returns how many inserts changed a bit, counted as if the keys
+    /// were inserted one after another.
+    pub fn insert_many<T: Funnel>(&mut self, keys: &[T]) -> Result<usize> {
+        if keys.is_empty() {
+            return Ok(0);
+        }
+        self.h.pack_slice(keys, redis_offset);
+        let out = self.h.per_key(&SCRIPTS.insert, keys.len())?;
+        Ok(out.into_iter().filter(|&c| c != 0).count())
+    }
+
+    /// Answers [`RedisBloomFilter::contains`] for many keys in one round
+    /// trip.
+    pub fn contains_many<T: Funnel>(
+        &mut self,
+        keys: &[T],
+    ) -> Result<Vec<bool>> {
+        if keys.is_empty() {
+            return Ok(Vec::new());
+        }
+        self.h.pack_slice(keys, redis_offset);
+        let out = self.h.per_key(&SCRIPTS.contains, keys.len())?;
+        Ok(out.into_iter().map(|c| c != 0).collect())
+    }
+
+    /// Deletes the filter's two keys, after checking that the filter
+    /// still has this handle's parameters.
+    pub fn delete(mut self) -> Result<()> {
+        let _: i64 = self.h.run(Op::Use, &SCRIPTS.delete, |_| {})?;
+        Ok(())
+    }
+
+    /// The filter's name.
+    pub fn name(&self) -> &str {
+        &self.h.name
+    }
+
+    /// The key of the bits string, `{name}:bits`.
+    pub fn bits_key(&self) -> &str {
+        &self.h.data_key
+    }
+
+    /// The key of the config hash, `{name}:config`.
+    pub fn config_key(&self) -> &str {
+        &self.h.config_key
+    }
+
+    /// The hashing configuration.
+    pub fn config(&self) -> Config {
+        self.h.config
+    }
+
+    /// Number of bits, `m`.
+    pub fn bits(&self) -> u64 {
+        self.h.indexer.m()
+    }
+
+    /// Probes per key, `k`.
+    pub fn hash_count(&self) -> u32 {
+        self.h.indexer.k()
+    }
+
+    /// The key's bit positions in probe order, as
+    /// [`BloomFilter::positions`] gives them (bloomlab's numbering; see
+    /// [`redis_offset`]).
+    pub fn positions<T: Funnel + ?Sized>(&self, key: &T) -> Vec<u64> {
+        key.with_bytes(|b| self.h.indexer.indices(b))
+    }
+
+    /// The connection, for other commands.
+    pub fn connection(&mut self) -> &mut Connection {
+        &mut self.h.conn
+    }
+
+    /// Gives up the connection.
+    pub fn into_connection(self) -> Connection {
+        self.h.conn
+    }
+}
+
+/// The bits string of `bits`: its words in little-endian order, cut to
+/// `ceil(m / 8)` bytes.
+pub fn to_redis_bytes(bits: &BitArray) -> Vec<u8> {
+    bytes_of(bits.words(), bits.bit_len().div_ceil(8))
+}

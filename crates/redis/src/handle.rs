@@ -1,0 +1,347 @@
+//! What every Redis filter handle holds: the connection, the two keys,
+//! the parameters as the config hash stores them, and the script runner
+//! that checks them.
+
+use bloomlab_hash::{Family, Funnel, Indexer, Reduction, Strategy};
+use bloomlab_standard::Config;
+use redis::{Connection, RedisError, Script, ScriptInvocation};
+
+use crate::scripts::{FIELDS, SCRIPTS};
+use crate::{Error, Result};
+
+/// The config hash's format version this crate writes and reads.
+pub const CONFIG_VERSION: u32 = 1;
+
+/// The key of the config hash of filter `name`: `{name}:config`.
+pub fn config_key(name: &str) -> String {
+    format!("{{{name}}}:config")
+}
+
+/// Which operation a script error came from: `create` and `import`
+/// report a difference as [`Error::AlreadyExists`].
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Op {
+    Create,
+    Use,
+}
+
+/// A filter's connection, keys and checked parameters.
+pub(crate) struct Handle {
+    pub(crate) conn: Connection,
+    pub(crate) name: String,
+    pub(crate) config_key: String,
+    pub(crate) data_key: String,
+    pub(crate) config: Config,
+    pub(crate) indexer: Indexer,
+    /// The values of the config fields, in `FIELDS` order.
+    fields: [String; 8],
+    /// The reusable buffer of packed offsets.
+    pub(crate) buf: Vec<u8>,
+}
+
+/// What distinguishes the filter kinds sharing this code.
+pub(crate) struct Kind {
+    /// The `variant` field.
+    pub(crate) variant: &'static str,
+    /// The data key's suffix, after `{name}:`.
+    pub(crate) suffix: &'static str,
+    /// The largest `m`.
+    pub(crate) max_m: u64,
+    /// Why `m` is limited.
+    pub(crate) max_m_reason: &'static str,
+}
+
+/// The largest `k` a Redis filter accepts.
+pub const MAX_K: u32 = 255;
+
+impl Handle {
+    pub(crate) fn new(
+        conn: Connection,
+        name: &str,
+        kind: &Kind,
+        config: Config,
+        m: u64,
+        k: u32,
+    ) -> Result<Handle> {
+        check_name(name)?;
+        if m > kind.max_m {
+            return Err(Error::InvalidParameter {
+                name: "m",
+                value: m.to_string(),
+                reason: kind.max_m_reason,
+            });
+        }
+        if k > MAX_K {
+            return Err(Error::InvalidParameter {
+                name: "k",
+                value: k.to_string(),
+                reason: "a Redis filter takes at most 255 probes",
+            });
+        }
+        let indexer = Indexer::new(
+            config.family,
+            config.seed,
+            config.strategy,
+            config.reduction,
+            k,
+            m,
+        )?;
+        let fields = [
+            kind.variant.to_owned(),
+            CONFIG_VERSION.to_string(),
+            m.to_string(),
+            k.to_string(),
+            config.family.name().to_owned(),
+            config.seed.to_string(),
+            config.strategy.name().to_owned(),
+            config.reduction.name().to_owned(),
+        ];
+        Ok(Handle {
+            conn,
+            name: name.to_owned(),
+            config_key: config_key(name),
+            data_key: format!("{{{name}}}:{}", kind.suffix),
+            config,
+            indexer,
+            fields,
+            buf: Vec::new(),
+        })
+    }
+
+    /// Opens the existing filter `name` of this kind, reading its
+    /// parameters.
+    pub(crate) fn open(
+        mut conn: Connection,
+        name: &str,
+        kind: &Kind,
+    ) -> Result<Handle> {
+        check_name(name)?;
+        let ck = config_key(name);
+        let dk = format!("{{{name}}}:{}", kind.suffix);
+        let reply: Vec<Option<String>> = SCRIPTS
+            .open
+            .key(&ck)
+            .key(&dk)
+            .invoke(&mut conn)
+            .map_err(|e| script_error(e, name, Op::Use))?;
+        if reply.len() != FIELDS.len() {
+            return Err(Error::UnexpectedReply {
+                what: "open",
+                detail: format!("{} fields", reply.len()),
+            });
+        }
+        let get = |i: usize| -> Result<&str> {
+            reply[i].as_deref().ok_or_else(|| Error::BadConfig {
+                name: name.to_owned(),
+                field: FIELDS[i],
+                value: "(missing)".to_owned(),
+                reason: "the field is missing".to_owned(),
+            })
+        };
+        let bad = |i: usize, reason: String| Error::BadConfig {
+            name: name.to_owned(),
+            field: FIELDS[i],
+            value: reply[i].clone().unwrap_or_default(),
+            reason,
+        };
+        if get(0)? != kind.variant {
+            return Err(bad(0, format!("expected {:?}", kind.variant)));
+        }
+        if get(1)? != CONFIG_VERSION.to_string() {
+            return Err(bad(
+                1,
+                format!("this version reads version {CONFIG_VERSION}"),
+            ));
+        }
+        let m: u64 = get(2)?.parse().map_err(|e| bad(2, format!("{e}")))?;
+        let k: u32 = get(3)?.parse().map_err(|e| bad(3, format!("{e}")))?;
+        let family =
+            Family::from_name(get(4)?).map_err(|e| bad(4, e.to_string()))?;
+        let seed: i128 =
+            get(5)?.parse().map_err(|e| bad(5, format!("{e}")))?;
+        let strategy =
+            Strategy::from_name(get(6)?).map_err(|e| bad(6, e.to_string()))?;
+        let reduction = Reduction::from_name(get(7)?)
+            .map_err(|e| bad(7, e.to_string()))?;
+        let config = Config { family, seed, strategy, reduction };
+        Handle::new(conn, name, kind, config, m, k)
+    }
+
+    pub(crate) fn debug(
+        &self,
+        what: &str,
+        f: &mut std::fmt::Formatter<'_>,
+    ) -> std::fmt::Result {
+        f.debug_struct(what)
+            .field("name", &self.name)
+            .field("config", &self.config)
+            .field("m", &self.indexer.m())
+            .field("k", &self.indexer.k())
+            .finish_non_exhaustive()
+    }
+
+    /// Packs `map(position)` of every probe of `keys` into `self.buf`, as
+    /// little-endian `u32`s.
+    pub(crate) fn pack<T: Funnel + ?Sized>(
+        &mut self,
+        keys: &[&T],
+        map: fn(u64) -> u64,
+    ) {
+        self.buf.clear();
+        let (indexer, buf) = (&self.indexer, &mut self.buf);
+        for key in keys {
+            key.with_bytes(|b| {
+                indexer.for_each_index(b, |i| {
+                    // i < m, and every kind's m keeps map(i) below 2^32.
+                    let o = map(i) as u32;
+                    buf.extend_from_slice(&o.to_le_bytes());
+                })
+            });
+        }
+    }
+
+    /// As [`Handle::pack`] for a slice of keys.
+    pub(crate) fn pack_slice<T: Funnel>(
+        &mut self,
+        keys: &[T],
+        map: fn(u64) -> u64,
+    ) {
+        self.buf.clear();
+        let (indexer, buf) = (&self.indexer, &mut self.buf);
+        for key in keys {
+            key.with_bytes(|b| {
+                indexer.for_each_index(b, |i| {
+                    let o = map(i) as u32;
+                    buf.extend_from_slice(&o.to_le_bytes());
+                })
+            });
+        }
+    }
+
+    /// Runs `script` over the packed offsets of `n` keys (`ARGV[9] = k`,
+    /// `ARGV[10]` = the offsets); expects one integer per key.
+    pub(crate) fn per_key(
+        &mut self,
+        script: &Script,
+        n: usize,
+    ) -> Result<Vec<i64>> {
+        let buf = std::mem::take(&mut self.buf);
+        let k = self.indexer.k();
+        let reply: Result<Vec<i64>> = self.run(Op::Use, script, |inv| {
+            inv.arg(k).arg(&buf[..]);
+        });
+        self.buf = buf;
+        let reply = reply?;
+        if reply.len() != n {
+            return Err(Error::UnexpectedReply {
+                what: "a batch",
+                detail: format!("{} answers for {n} keys", reply.len()),
+            });
+        }
+        Ok(reply)
+    }
+
+    /// Runs a script with `KEYS = [config, data]`, `ARGV = fields ++
+    /// extra`, mapping its `BLOOMLAB_*` errors.
+    pub(crate) fn run<T: redis::FromRedisValue>(
+        &mut self,
+        op: Op,
+        script: &Script,
+        extra: impl FnOnce(&mut ScriptInvocation<'_>),
+    ) -> Result<T> {
+        let mut inv = script.prepare_invoke();
+        inv.key(&self.config_key).key(&self.data_key);
+        for f in &self.fields {
+            inv.arg(f);
+        }
+        extra(&mut inv);
+        inv.invoke(&mut self.conn).map_err(|e| script_error(e, &self.name, op))
+    }
+}
+
+fn check_name(name: &str) -> Result<()> {
+    if name.is_empty() || name.contains(['{', '}']) {
+        return Err(Error::InvalidParameter {
+            name: "name",
+            value: format!("{name:?}"),
+            reason: "a filter name must be non-empty, without braces \
+                     (it is the keys' hash tag)",
+        });
+    }
+    Ok(())
+}
+
+/// Maps a script's `BLOOMLAB_*` error reply to a typed error.
+pub(crate) fn script_error(e: RedisError, name: &str, op: Op) -> Error {
+    let detail = e.detail().unwrap_or_default().trim().to_owned();
+    let mut words = detail.split(' ');
+    let mut word = || words.next().unwrap_or_default().to_owned();
+    match e.code() {
+        Some("BLOOMLAB_NOFILTER") => {
+            Error::NotFound { name: name.to_owned(), key: word() }
+        }
+        Some("BLOOMLAB_ORPHAN") => {
+            Error::Orphan { key: word(), config: config_key(name) }
+        }
+        Some("BLOOMLAB_WRONGTYPE") => {
+            let expected = if word() == "hash" { "hash" } else { "string" };
+            let found = word();
+            Error::WrongType { key: word(), found, expected }
+        }
+        Some("BLOOMLAB_CONFIG") => {
+            let (field, stored, value) = (word(), word(), word());
+            let name = name.to_owned();
+            match op {
+                Op::Create => Error::AlreadyExists {
+                    name,
+                    field,
+                    stored,
+                    requested: value,
+                },
+                Op::Use => Error::ConfigChanged {
+                    name,
+                    field,
+                    stored,
+                    expected: value,
+                },
+            }
+        }
+        _ => Error::Redis(e),
+    }
+}
+
+/// Words from a data string, little-endian, zero-extended to `words`
+/// words (Redis reads missing bytes as zero); an error if the string is
+/// longer than `max_bytes`.
+pub(crate) fn words_of(
+    name: &str,
+    bytes: &[u8],
+    max_bytes: u64,
+    words: u64,
+) -> Result<Vec<u64>> {
+    let bad =
+        |reason: String| Error::BadBits { name: name.to_owned(), reason };
+    if bytes.len() as u64 > max_bytes {
+        return Err(bad(format!(
+            "{} bytes, at most {max_bytes} expected",
+            bytes.len()
+        )));
+    }
+    let words = usize::try_from(words)
+        .map_err(|_| bad(format!("{words} words do not fit in memory")))?;
+    let mut v = vec![0u64; words];
+    for (w, chunk) in v.iter_mut().zip(bytes.chunks(8)) {
+        let mut b = [0u8; 8];
+        b[..chunk.len()].copy_from_slice(chunk);
+        *w = u64::from_le_bytes(b);
+    }
+    Ok(v)
+}
+
+/// The bytes of `words`, little-endian, cut to `len` bytes.
+pub(crate) fn bytes_of(words: &[u64], len: u64) -> Vec<u8> {
+    let mut out: Vec<u8> =
+        words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    out.truncate(usize::try_from(len).unwrap_or(usize::MAX));
+    out
+}

@@ -1,0 +1,79 @@
+/*!
+bloomlab's Bloom filters stored in Redis, shared by many processes.
+
+[`RedisBloomFilter`] keeps a classic filter's bits in a Redis string and
+its parameters in a companion hash; every operation is one Lua script,
+one round trip, that checks the parameters and sets or reads the bits
+atomically. Bit positions are those of the in-memory
+[`bloomlab_standard::BloomFilter`] with the same [`Config`], `m` and `k`,
+so a Redis filter exports to (and imports from) bloomlab's own file
+format and, for Guava's configurations, Guava's.
+
+[`RedisCountingBloomFilter`] does the same for the counting filter with
+remove: 4-bit counters driven by `BITFIELD ... OVERFLOW SAT INCRBY u4`,
+saturating inside Redis, counter for counter the in-memory
+[`bloomlab_counting::CountingBloomFilter`]'s.
+
+# Example
+
+```no_run
+use bloomlab_redis::{Options, RedisBloomFilter, connect};
+use bloomlab_standard::Config;
+
+let conn = connect("redis://127.0.0.1:6379/", &Options::default())?;
+let mut f = RedisBloomFilter::create_for_rate(
+    conn, "urls", Config::default(), 1_000_000, 0.01,
+)?;
+f.insert("https://example.com/")?;
+assert!(f.contains("https://example.com/")?);
+f.insert_many(&["a", "b", "c"])?; // one round trip
+assert_eq!(f.contains_many(&["a", "z"])?.len(), 2);
+
+// Another process opens the same filter by name.
+let conn = connect("redis://127.0.0.1:6379/", &Options::default())?;
+let mut g = RedisBloomFilter::open(conn, "urls")?;
+assert!(g.contains("a")?);
+
+// The same bits in memory, to save in bloomlab's format.
+let local = g.export()?;
+assert!(local.contains("a"));
+# Ok::<(), Box<dyn std::error::Error>>(())
+```
+
+# Keys
+
+Filter `name` uses two keys with the hash tag `{name}`, so Redis Cluster
+keeps them in one slot: `{name}:bits` (a string, bit `i` of the
+in-memory filter at offset [`redis_offset`]`(i)`) and `{name}:config` (a
+hash: `variant`, `version`, `m`, `k`, `family`, `seed`, `strategy`,
+`reduction`). A counting filter keeps its counters in `{name}:counters`
+instead (variant `counting-u4`).
+
+# Errors and timeouts
+
+A missing filter, a key of another type, a filter re-created with other
+parameters are typed [`Error`]s; the script changes nothing then.
+[`connect`] sets connection and reply timeouts ([`Options`]), so no call
+waits longer; after a timeout or an I/O error, open a new connection.
+*/
+#![deny(missing_docs)]
+#![forbid(unsafe_code)]
+
+mod counting;
+mod error;
+mod filter;
+mod handle;
+mod scripts;
+
+pub use bloomlab_standard::Config;
+pub use counting::{
+    COUNTER_MAX, COUNTING_VARIANT, MAX_COUNTERS, RedisCountingBloomFilter,
+    counter_index,
+};
+pub use error::{Error, Result};
+pub use filter::{
+    MAX_BITS, Options, RedisBloomFilter, VARIANT, bits_key, connect,
+    redis_offset, to_redis_bytes,
+};
+pub use handle::{CONFIG_VERSION, MAX_K, config_key};
+pub use redis;

@@ -1,0 +1,209 @@
+use std::thread;
+
+use bloomlab_counting::{CounterWidth, CountingBloomFilter};
+use bloomlab_redis::{
+    Config, Error, RedisBloomFilter, RedisCountingBloomFilter, connect,
+    counter_index,
+};
+
+use crate::common::{RedisServer, options};
+
+fn local(m: u64, k: u32) -> CountingBloomFilter {
+    CountingBloomFilter::with_config(
+        Config::default(),
+        CounterWidth::Four,
+        m,
+        k,
+    )
+    .unwrap()
+}
+
+#[test]
+fn counter_index_swaps_nibbles() {
+    for i in 0..32u64 {
+        assert_eq!(counter_index(i) / 2, i / 2);
+        assert_ne!(counter_index(i) % 2, i % 2);
+    }
+}
+
+/// Inserts (with saturation), removes (with saturated counters and
+/// rejected removes): the counters equal the in-memory filter's word for
+/// word after every step.
+#[test]
+fn counters_equal_the_in_memory_filter() {
+    let server = RedisServer::start();
+    // Odd m: the last byte holds one counter.
+    let (m, k) = (1_001, 5);
+    let mut r = RedisCountingBloomFilter::create(
+        server.conn(),
+        "c",
+        Config::default(),
+        m,
+        k,
+    )
+    .unwrap();
+    let mut l = local(m, k);
+    let items: Vec<u64> = (0..120).collect();
+    assert_eq!(r.insert_many(&items).unwrap(), items.len());
+    for x in &items {
+        l.insert(x);
+    }
+    assert_eq!(r.export_words().unwrap(), l.words());
+    // Saturate one key's counters: 20 inserts, the last ones change
+    // nothing.
+    let hot = "hot";
+    let mut changed = Vec::new();
+    for _ in 0..20 {
+        changed.push(r.insert(hot).unwrap());
+        assert_eq!(*changed.last().unwrap(), l.insert(hot));
+    }
+    assert!(!changed[19], "a saturated key still changed counters");
+    assert_eq!(r.count_estimate(hot).unwrap(), 15);
+    assert_eq!(r.export_words().unwrap(), l.words());
+    // Removes: the hot key's saturated counters are skipped.
+    for x in &items[..60] {
+        r.remove(x).unwrap();
+        l.remove(x).unwrap();
+    }
+    assert_eq!(r.remove(hot).unwrap(), k);
+    l.remove(hot).unwrap();
+    assert_eq!(r.export_words().unwrap(), l.words());
+    // A certainly absent key: NotPresent, nothing changed, as in memory.
+    let absent =
+        (0..1_000u64).map(|i| i + 1_000_000).find(|x| !l.contains(x)).unwrap();
+    let e = r.remove(&absent).unwrap_err();
+    let bloomlab_counting::Error::NotPresent { counter, probe, .. } =
+        l.remove(&absent).unwrap_err()
+    else {
+        panic!("in-memory remove gave another error");
+    };
+    assert!(
+        matches!(&e, Error::NotPresent { counter: c, probe: p, .. }
+            if *c == counter && *p == probe),
+        "{e}"
+    );
+    assert_eq!(r.export_words().unwrap(), l.words());
+    // Answers and the standard view agree.
+    let probes: Vec<u64> = (0..2_000).collect();
+    let mut expected = vec![false; probes.len()];
+    l.contains_many(&probes, &mut expected);
+    assert_eq!(r.contains_many(&probes).unwrap(), expected);
+    assert_eq!(r.export_standard().unwrap(), l.to_standard().unwrap());
+    for x in &items[60..] {
+        assert!(r.contains(x).unwrap(), "false negative {x}");
+    }
+}
+
+#[test]
+fn import_open_and_typed_errors() {
+    let server = RedisServer::start();
+    let mut l = local(500, 4);
+    for i in 0..50u64 {
+        l.insert(&i);
+    }
+    let mut r =
+        RedisCountingBloomFilter::import(server.conn(), "i", &l).unwrap();
+    assert_eq!(r.export_words().unwrap(), l.words());
+    let mut o = RedisCountingBloomFilter::open(server.conn(), "i").unwrap();
+    assert_eq!((o.counters(), o.hash_count()), (500, 4));
+    assert_eq!(o.counters_key(), "{i}:counters");
+    assert!(o.contains(&7u64).unwrap());
+    // Other widths are refused.
+    let two = CountingBloomFilter::with_config(
+        Config::default(),
+        CounterWidth::Two,
+        500,
+        4,
+    )
+    .unwrap();
+    let e = RedisCountingBloomFilter::import(server.conn(), "t", &two)
+        .unwrap_err();
+    assert!(matches!(e, Error::InvalidParameter { .. }), "{e}");
+    // A standard filter is not a counting filter, and the other way.
+    RedisBloomFilter::create(server.conn(), "s", Config::default(), 64, 2)
+        .unwrap();
+    let e = RedisCountingBloomFilter::open(server.conn(), "s").unwrap_err();
+    assert!(
+        matches!(e, Error::Orphan { .. } | Error::BadConfig { .. }),
+        "{e}"
+    );
+    let e = RedisBloomFilter::open(server.conn(), "i").unwrap_err();
+    assert!(
+        matches!(e, Error::Orphan { .. } | Error::BadConfig { .. }),
+        "{e}"
+    );
+    // Re-created with other parameters under an open handle.
+    o.delete().unwrap();
+    RedisCountingBloomFilter::create(
+        server.conn(),
+        "i",
+        Config::default(),
+        500,
+        5,
+    )
+    .unwrap();
+    let e = r.insert("x").unwrap_err();
+    assert!(
+        matches!(&e, Error::ConfigChanged { field, .. } if field == "k"),
+        "{e}"
+    );
+}
+
+/// Threads insert disjoint sets, then remove half of them: no false
+/// negatives among the rest, and the counters of a sequential build.
+#[test]
+fn threads_insert_and_remove() {
+    let server = RedisServer::start();
+    let (m, k, writers, n) = (100_000u64, 6u32, 6u64, 1_000u64);
+    RedisCountingBloomFilter::create(
+        server.conn(),
+        "t",
+        Config::default(),
+        m,
+        k,
+    )
+    .unwrap();
+    let items =
+        |w: u64| (0..n).map(move |i| (w << 32) | i).collect::<Vec<_>>();
+    let run = |remove: bool| {
+        thread::scope(|s| {
+            for w in 0..writers {
+                let url = server.url();
+                s.spawn(move || {
+                    let conn = connect(&url, &options()).unwrap();
+                    let mut f =
+                        RedisCountingBloomFilter::open(conn, "t").unwrap();
+                    let xs = items(w);
+                    if remove {
+                        for x in xs.iter().step_by(2) {
+                            f.remove(x).unwrap();
+                        }
+                    } else {
+                        for chunk in xs.chunks(100) {
+                            f.insert_many(chunk).unwrap();
+                        }
+                    }
+                });
+            }
+        });
+    };
+    run(false);
+    run(true);
+    let mut l = local(m, k);
+    for w in 0..writers {
+        let xs = items(w);
+        for x in &xs {
+            l.insert(x);
+        }
+        for x in xs.iter().step_by(2) {
+            l.remove(x).unwrap();
+        }
+    }
+    let mut r = RedisCountingBloomFilter::open(server.conn(), "t").unwrap();
+    assert_eq!(r.export_words().unwrap(), l.words());
+    for w in 0..writers {
+        let kept: Vec<u64> = items(w).into_iter().skip(1).step_by(2).collect();
+        let found = r.contains_many(&kept).unwrap();
+        assert!(found.iter().all(|&f| f), "writer {w}: a false negative");
+    }
+}
