@@ -101,9 +101,22 @@ enum Kind {
 }
 
 /// An [`Indexer`] with fast paths: the same positions, bit for bit, with
-/// the common configurations inlined.
+/// the common configurations inlined. Public so that every filter hashing
+/// like the standard filter (the counting filter, for one) shares these
+/// loops instead of copying them.
+///
+/// ```
+/// use bloomlab_standard::{Config, Probes};
+///
+/// let p = Probes::new(&Config::default(), 7, 1000)?;
+/// let mut positions = Vec::new();
+/// p.all(b"key", |i| { positions.push(i); true });
+/// assert_eq!(positions.len(), 7);
+/// assert!(positions.iter().all(|&i| i < 1000));
+/// # Ok::<(), bloomlab_standard::Error>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct Probes {
+pub struct Probes {
     indexer: Indexer,
     kind: Kind,
     seed: u64,
@@ -112,7 +125,9 @@ pub(crate) struct Probes {
 }
 
 impl Probes {
-    pub(crate) fn new(config: &Config, k: u32, m: u64) -> Result<Probes> {
+    /// The probes of `config` with `k` positions in `[0, m)`; errors for
+    /// a combination the hash crate refuses.
+    pub fn new(config: &Config, k: u32, m: u64) -> Result<Probes> {
         let hasher = Hasher::new(config.family, config.seed)?;
         let indexer = Indexer::with_hasher(
             hasher,
@@ -134,15 +149,18 @@ impl Probes {
         Ok(Probes { indexer, kind, seed: hasher.seed(), k, m })
     }
 
-    pub(crate) fn k(&self) -> u32 {
+    /// Positions per key.
+    pub fn k(&self) -> u32 {
         self.k
     }
 
-    pub(crate) fn m(&self) -> u64 {
+    /// The range of positions.
+    pub fn m(&self) -> u64 {
         self.m
     }
 
-    pub(crate) fn config(&self) -> Config {
+    /// The configuration, with the seed as the family uses it.
+    pub fn config(&self) -> Config {
         let h = self.indexer.hasher();
         Config {
             family: h.family(),
@@ -154,13 +172,13 @@ impl Probes {
 
     /// Whether a batch can be hashed first and probed second.
     #[inline]
-    pub(crate) fn digest_only(&self) -> bool {
+    pub fn digest_only(&self) -> bool {
         self.kind != Kind::Keyed
     }
 
     /// The key's digest (for [`Probes::all_of_digest`]).
     #[inline(always)]
-    pub(crate) fn digest(&self, key: &[u8]) -> Digest {
+    pub fn digest(&self, key: &[u8]) -> Digest {
         match self.kind {
             Kind::Xxh3EnhancedMs | Kind::Xxh3DoubleMs => Digest {
                 // Seed 0 is the same function with the seed folded away.
@@ -188,7 +206,7 @@ impl Probes {
     /// positions are `(x · m) >> 64` along the walk, as
     /// [`Probes::all_of_digest`] gives them.
     #[inline(always)]
-    pub(crate) fn ms_walk(&self, d: Digest) -> Option<(u64, u64, bool)> {
+    pub fn ms_walk(&self, d: Digest) -> Option<(u64, u64, bool)> {
         match self.kind {
             Kind::Xxh3EnhancedMs => Some((d.lo, mix64(d.lo), true)),
             Kind::Xxh3DoubleMs => Some((d.lo, mix64(d.lo), false)),
@@ -196,10 +214,22 @@ impl Probes {
         }
     }
 
+    /// [`Probes::ms_walk`] of the key's digest, without hashing the key
+    /// when the configuration has no multiply-shift fast path.
+    #[inline(always)]
+    pub fn ms_start(&self, key: &[u8]) -> Option<(u64, u64, bool)> {
+        match self.kind {
+            Kind::Xxh3EnhancedMs | Kind::Xxh3DoubleMs => {
+                self.ms_walk(self.digest(key))
+            }
+            _ => None,
+        }
+    }
+
     /// Calls `f` with each position of the key until it returns false;
     /// returns whether every call returned true.
     #[inline(always)]
-    pub(crate) fn all(&self, key: &[u8], f: impl FnMut(u64) -> bool) -> bool {
+    pub fn all(&self, key: &[u8], f: impl FnMut(u64) -> bool) -> bool {
         if self.kind == Kind::Keyed {
             return self.indexer.all_indices(key, f);
         }
@@ -210,7 +240,7 @@ impl Probes {
     /// `Kind::Keyed`, where it falls back to the indexer's documented
     /// approximation; callers check [`Probes::digest_only`]).
     #[inline(always)]
-    pub(crate) fn all_of_digest(
+    pub fn all_of_digest(
         &self,
         d: Digest,
         mut f: impl FnMut(u64) -> bool,

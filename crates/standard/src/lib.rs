@@ -88,7 +88,7 @@ pub use blocked::{
 };
 pub use builder::{Builder, Size};
 pub use classic::BloomFilter;
-pub use config::Config;
+pub use config::{Config, Probes};
 pub use error::{Error, Result};
 pub use native::{
     Format, Info, Loaded, MAGIC, StandardFilter, VERSION, read_any,
