@@ -148,6 +148,20 @@ impl BitArray {
         changed
     }
 
+    /// Sets bit `i`; returns the bits of its word that changed: `0` if it
+    /// was already set, else a word with only that bit set. Or-ing the
+    /// results of several calls tells whether any changed, with two
+    /// instructions a call instead of a flag and a branch-free `or` of
+    /// booleans (a hot-loop form of [`BitArray::set`]).
+    #[inline]
+    pub fn set_diff(&mut self, i: u64) -> u64 {
+        debug_assert!(i < self.bits);
+        let w = &mut self.words[(i >> 6) as usize];
+        let old = *w;
+        *w = old | 1u64 << (i & 63);
+        *w ^ old
+    }
+
     /// Clears bit `i`; returns whether it changed (was 1).
     #[inline]
     pub fn unset(&mut self, i: u64) -> bool {

@@ -5,104 +5,16 @@ use bloomlab_core::{BitArray, Filter, theory};
 use bloomlab_hash::{Digest, Funnel};
 
 use crate::config::Probes;
+use crate::kernel::{
+    self, BRANCH_FREE, Kernel, MAX_KERNEL_K, query, query_head, query_tail,
+    set, unrolled,
+};
 use crate::{Builder, Config, Error, Result};
 
 /// Keys hashed ahead of probing in the batch methods: enough independent
 /// memory accesses in flight to hide DRAM latency, few enough to stay on
 /// the stack.
 pub(crate) const BATCH: usize = 16;
-
-/// Largest `k` with an unrolled probe loop (larger `k` take the generic
-/// loop, with the same positions).
-const MAX_UNROLLED_K: u32 = 16;
-
-/// Probes of a query tested without a branch between them. On a
-/// non-member the first probes decide, and a branch on each would be
-/// mispredicted about half of the time (and, on a filter larger than the
-/// cache, only resolved after the miss); testing four at once costs a few
-/// loads and leaves one well-predicted branch.
-const BRANCH_FREE: u32 = 4;
-
-/// Lemire's multiply-shift: `x` mapped to `[0, m)`.
-#[inline(always)]
-fn reduce(x: u64, m: u64) -> u64 {
-    ((u128::from(x) * u128::from(m)) >> 64) as u64
-}
-
-/// One step of the (enhanced, if `E`) double-hashing walk after probe `i`.
-#[inline(always)]
-fn step<const E: bool>(x: &mut u64, y: &mut u64, i: u32) {
-    *x = x.wrapping_add(*y);
-    if E {
-        *y = y.wrapping_add(u64::from(i) + 1);
-    }
-}
-
-/// Bit `p` of `words`, as 0 or 1 in the low bit (other bits garbage).
-#[inline(always)]
-fn bit(words: &[u64], p: u64) -> u64 {
-    words[(p >> 6) as usize] >> (p & 63)
-}
-
-/// The first `min(K, BRANCH_FREE)` probes of a walk, without branches;
-/// leaves `(x, y)` at the next probe. Returns 1 if all are set.
-#[inline(always)]
-fn query_head<const K: u32, const E: bool>(
-    words: &[u64],
-    m: u64,
-    x: &mut u64,
-    y: &mut u64,
-) -> u64 {
-    let mut all = 1;
-    for i in 0..K.min(BRANCH_FREE) {
-        all &= bit(words, reduce(*x, m));
-        step::<E>(x, y, i);
-    }
-    all & 1
-}
-
-/// The probes after the head, stopping at the first clear bit.
-#[inline(always)]
-fn query_tail<const K: u32, const E: bool>(
-    words: &[u64],
-    m: u64,
-    mut x: u64,
-    mut y: u64,
-) -> bool {
-    for i in K.min(BRANCH_FREE)..K {
-        if bit(words, reduce(x, m)) & 1 == 0 {
-            return false;
-        }
-        step::<E>(&mut x, &mut y, i);
-    }
-    true
-}
-
-#[inline(always)]
-fn query<const K: u32, const E: bool>(
-    words: &[u64],
-    m: u64,
-    mut x: u64,
-    mut y: u64,
-) -> bool {
-    query_head::<K, E>(words, m, &mut x, &mut y) == 1
-        && query_tail::<K, E>(words, m, x, y)
-}
-
-#[inline(always)]
-fn set<const K: u32, const E: bool>(
-    bits: &mut BitArray,
-    m: u64,
-    mut x: u64,
-    mut y: u64,
-) -> bool {
-    let mut changed = false;
-    for i in 0..K {
-        changed |= bits.set(reduce(x, m));
-        step::<E>(&mut x, &mut y, i);
-    }
-    changed
-}
 
 /// A batch of walks: the heads of all first (their loads independent,
 /// so their cache misses overlap), then the tails of the keys that
@@ -126,29 +38,11 @@ fn query_batch<const K: u32, const E: bool>(
     }
 }
 
-/// `$f::<k, e>(args)` for `k` up to [`MAX_UNROLLED_K`], else `$other`.
-macro_rules! unrolled {
-    ($k:expr, $e:expr, $f:ident $args:tt, $other:expr) => {
-        unrolled!(@arms $k, $e, $f $args, $other;
-            1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16)
-    };
-    (@arms $k:expr, $e:expr, $f:ident $args:tt, $other:expr;
-        $($n:literal)*) => {
-        match ($k, $e) {
-            $(
-                ($n, true) => $f::<$n, true> $args,
-                ($n, false) => $f::<$n, false> $args,
-            )*
-            _ => $other,
-        }
-    };
-}
-
 /// A classic Bloom filter over one [`BitArray`] (Guava's layout: bit `i`
 /// is bit `i & 63` of word `i >> 6`).
 ///
 /// Hashing is configured by a [`Config`] (family, seed, strategy,
-/// reduction); the default is `xxh3-64` with enhanced double hashing and
+/// reduction); the default is `xxh3-128` with enhanced double hashing and
 /// multiply-shift. [`crate::guava::create`] builds Guava's filter exactly.
 ///
 /// ```
@@ -166,6 +60,8 @@ macro_rules! unrolled {
 pub struct BloomFilter {
     bits: BitArray,
     probes: Probes,
+    /// The probe loops of `probes`, chosen once (see `kernel`).
+    kernel: Option<Kernel>,
 }
 
 impl BloomFilter {
@@ -183,7 +79,7 @@ impl BloomFilter {
     /// A filter of `m` bits and `k` probes with the given configuration.
     pub fn with_config(config: Config, m: u64, k: u32) -> Result<BloomFilter> {
         let probes = Probes::new(&config, k, m)?;
-        Ok(BloomFilter { bits: zeroed_bits(m)?, probes })
+        Ok(BloomFilter::from_raw(zeroed_bits(m)?, probes))
     }
 
     /// A filter from its parts (what a reader decoded): the bit array
@@ -194,11 +90,12 @@ impl BloomFilter {
         bits: BitArray,
     ) -> Result<BloomFilter> {
         let probes = Probes::new(&config, k, bits.bit_len())?;
-        Ok(BloomFilter { bits, probes })
+        Ok(BloomFilter::from_raw(bits, probes))
     }
 
     pub(crate) fn from_raw(bits: BitArray, probes: Probes) -> BloomFilter {
-        BloomFilter { bits, probes }
+        let kernel = kernel::for_probes(&probes);
+        BloomFilter { bits, probes, kernel }
     }
 
     pub(crate) fn probes(&self) -> &Probes {
@@ -248,6 +145,15 @@ impl BloomFilter {
     /// Inserts a key given as bytes; returns whether any bit changed.
     #[inline]
     pub fn insert_bytes(&mut self, key: &[u8]) -> bool {
+        if let Some(kernel) = self.kernel {
+            let m = self.bits();
+            return (kernel.insert)(
+                self.probes.seed(),
+                m,
+                &mut self.bits,
+                key,
+            );
+        }
         if self.probes.digest_only() {
             return self.insert_digest(self.probes.digest(key));
         }
@@ -263,6 +169,10 @@ impl BloomFilter {
     /// Whether a key given as bytes may have been inserted.
     #[inline]
     pub fn contains_bytes(&self, key: &[u8]) -> bool {
+        if let Some(kernel) = self.kernel {
+            let (m, words) = (self.bits(), self.bits.words());
+            return (kernel.query)(self.probes.seed(), m, words, key);
+        }
         if self.probes.digest_only() {
             return self.contains_digest(self.probes.digest(key));
         }
@@ -370,7 +280,7 @@ impl BloomFilter {
         let (k, m) = (self.hash_count(), self.bits());
         if let Some(Some((_, _, e))) =
             ds.first().map(|&d| self.probes.ms_walk(d))
-            && k <= MAX_UNROLLED_K
+            && k <= MAX_KERNEL_K
         {
             let mut walks = [(0u64, 0u64); BATCH];
             let n = ds.len().min(BATCH);

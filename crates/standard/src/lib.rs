@@ -4,7 +4,7 @@ matters, fast where it does not.
 
 * [`BloomFilter`]: the classic filter over one bit array, configured by
   hash family, index strategy and range reduction ([`Config`]; default
-  `xxh3-64`, enhanced double hashing, multiply-shift), sized from `(n, p)`
+  `xxh3-128`, enhanced double hashing, multiply-shift), sized from `(n, p)`
   exactly as Guava sizes it or from `(m, k)`. Batch methods
   ([`BloomFilter::insert_many`], [`BloomFilter::contains_many`]) hash a
   batch of keys before probing, so their cache misses overlap.
@@ -78,6 +78,7 @@ mod classic;
 mod config;
 mod error;
 pub mod framing;
+mod kernel;
 pub mod guava;
 mod native;
 

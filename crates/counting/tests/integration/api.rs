@@ -238,7 +238,7 @@ fn info_shows_what_inspect_prints() {
     for line in [
         "format: native",
         "variant: counting",
-        "hash: xxh3-64",
+        "hash: xxh3-128",
         "strategy: enhanced-double",
         "reduction: multiply-shift",
         "m: 960",

@@ -32,8 +32,9 @@ fn sample(width: CounterWidth, config: Config) -> CountingBloomFilter {
 }
 
 /// Offsets of the fixed-size fields after the three default names
-/// (`xxh3-64`, `enhanced-double`, `multiply-shift`).
-const NAMES: usize = 12 + 8 + 16 + 15;
+/// (`xxh3-128`, `enhanced-double`, `multiply-shift`), each after its
+/// length byte.
+const NAMES: usize = 12 + 9 + 16 + 15;
 const SEED: usize = NAMES;
 const M: usize = SEED + 8;
 const K: usize = M + 8;
@@ -75,8 +76,8 @@ fn layout_of_the_default_filter() {
     let f = sample(CounterWidth::Four, Config::default());
     let u64_at =
         |o: usize| u64::from_le_bytes(bytes[o..o + 8].try_into().unwrap());
-    assert_eq!(bytes[12], 7);
-    assert_eq!(&bytes[13..20], b"xxh3-64");
+    assert_eq!(bytes[12], 8);
+    assert_eq!(&bytes[13..21], b"xxh3-128");
     assert_eq!(u64_at(SEED), 0);
     assert_eq!(u64_at(M), 37);
     assert_eq!(u32::from_le_bytes(bytes[K..K + 4].try_into().unwrap()), 3);

@@ -143,12 +143,12 @@ fn describe_shows_what_inspect_needs() {
     let info = read_any(&bytes).unwrap().info();
     assert_eq!(info.format, Format::Native);
     assert_eq!(info.variant, "standard");
-    assert_eq!(info.family, "xxh3-64");
+    assert_eq!(info.family, "xxh3-128");
     assert_eq!(info.strategy, "enhanced-double");
     assert_eq!(info.k, 7);
     assert_eq!(info.estimated_count, 1);
     let text = info.to_string();
-    for key in ["format: native", "hash: xxh3-64", "m: 9600", "bits set: 7"] {
+    for key in ["format: native", "hash: xxh3-128", "m: 9600", "bits set: 7"] {
         assert!(text.contains(key), "{text}");
     }
     let g = bloomlab_standard::guava::create_default(100).unwrap();

@@ -66,3 +66,60 @@ fn seed_changes_positions() {
             .unwrap();
     assert_ne!(a.positions("x"), b.positions("x"));
 }
+
+/// The whole-key kernels (xxh3-64 and xxh3-128, double and enhanced
+/// double, multiply-shift, `k` = 1..=16, seeded or not; `k` = 17 has no
+/// kernel) set exactly the key's positions and answer queries as the
+/// positions say.
+#[test]
+fn kernel_matches_probes() {
+    let keys: Vec<Vec<u8>> = (0..30u64)
+        .map(|i| match i % 3 {
+            0 => i.to_le_bytes().to_vec(),
+            1 => format!("a somewhat longer key, number {i}").into_bytes(),
+            _ => vec![i as u8; 300 + i as usize], // XXH3's long path
+        })
+        .collect();
+    for family in [Family::Xxh3_64, Family::Xxh3_128] {
+        for strategy in [Strategy::Double, Strategy::EnhancedDouble] {
+            for seed in [0i128, 12_345] {
+                for k in 1..=17u32 {
+                    let config = Config {
+                        family,
+                        seed,
+                        strategy,
+                        reduction: Reduction::MultiplyShift,
+                    };
+                    let empty =
+                        BloomFilter::with_config(config, 4099, k).unwrap();
+                    for key in &keys {
+                        let mut f = empty.clone();
+                        let mut want = f.positions(&key[..]);
+                        want.sort_unstable();
+                        want.dedup();
+                        assert!(f.insert_bytes(key));
+                        let set: Vec<u64> = (0..f.bits())
+                            .filter(|&i| f.bit_array().get(i))
+                            .collect();
+                        assert_eq!(set, want, "{family} {strategy} k={k}");
+                        assert!(f.contains_bytes(key));
+                        assert!(!f.insert_bytes(key));
+                    }
+                    // Queries on a half-full filter: the kernel's answer
+                    // is "every position set".
+                    let mut f = empty.clone();
+                    for key in keys.iter().step_by(2) {
+                        f.insert_bytes(key);
+                    }
+                    for key in &keys {
+                        let all = f
+                            .positions(&key[..])
+                            .iter()
+                            .all(|&i| f.bit_array().get(i));
+                        assert_eq!(f.contains_bytes(key), all);
+                    }
+                }
+            }
+        }
+    }
+}

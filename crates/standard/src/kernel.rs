@@ -1,0 +1,257 @@
+//! Whole-key probe loops, chosen once per filter.
+//!
+//! [`Probes`](crate::Probes) decides per key which loop to run (a few
+//! well-predicted `match`es), which keeps every filter on one code path
+//! but costs a few nanoseconds a key: the compiler cannot keep a
+//! 32-arm dispatch and the hash inlined into the caller's loop. A
+//! [`Kernel`] is that choice made once, when the filter is built: a
+//! pair of function pointers, each monomorphic in the hash, `k` and the
+//! walk, with the hash inlined. One predicted indirect call per key
+//! replaces the dispatch (measured: about 3 ns a key at n = 1e6, see
+//! `benches/benches/standard.rs`). The positions are
+//! [`Probes::ms_walk`](crate::Probes::ms_walk)'s, bit for bit; the
+//! `kernel_matches_probes` test checks that.
+
+use bloomlab_core::BitArray;
+
+use crate::config::{MsHash, Probes};
+
+/// `fn(seed, m, words, key)`: whether every probe of `key` is set.
+pub(crate) type QueryFn = fn(u64, u64, &[u64], &[u8]) -> bool;
+/// `fn(seed, m, bits, key)`: sets the probes; whether any bit changed.
+pub(crate) type InsertFn = fn(u64, u64, &mut BitArray, &[u8]) -> bool;
+
+/// Largest `k` with a kernel.
+pub(crate) const MAX_KERNEL_K: u32 = 16;
+
+/// Probes of a query tested without a branch between them: on a
+/// non-member the first probes decide, and a branch on each would be
+/// mispredicted about half of the time (and on a filter larger than the
+/// cache only resolved after the miss); four at once cost a few loads
+/// and leave one well-predicted branch.
+pub(crate) const BRANCH_FREE: u32 = 4;
+
+/// A filter's chosen probe loops.
+#[derive(Clone, Copy)]
+pub(crate) struct Kernel {
+    pub(crate) query: QueryFn,
+    pub(crate) insert: InsertFn,
+}
+
+// A kernel is a function of the probes, which the filters compare.
+impl PartialEq for Kernel {
+    fn eq(&self, _: &Kernel) -> bool {
+        true
+    }
+}
+
+impl Eq for Kernel {}
+
+impl std::fmt::Debug for Kernel {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Kernel")
+    }
+}
+
+/// The start `(x, y)` of a key's walk.
+trait Start {
+    fn start(seed: u64, key: &[u8]) -> (u64, u64);
+}
+
+struct X64;
+struct X128;
+
+impl Start for X64 {
+    #[inline(always)]
+    fn start(seed: u64, key: &[u8]) -> (u64, u64) {
+        let h = xxh3_64(key, seed);
+        (h, bloomlab_hash::strategy::mix64(h))
+    }
+}
+
+impl Start for X128 {
+    #[inline(always)]
+    fn start(seed: u64, key: &[u8]) -> (u64, u64) {
+        let v = xxh3_128(key, seed);
+        (v as u64, (v >> 64) as u64)
+    }
+}
+
+// The hashes are called, not inlined: inlined, every length path of XXH3
+// (up to its long-input loop) lands in each kernel, whose prologue then
+// saves and restores registers on every call; measured about 4 ns a key
+// slower at n = 1e6 than this direct call.
+#[inline(never)]
+fn xxh3_64(key: &[u8], seed: u64) -> u64 {
+    // Seed 0 is the same function with the seed folded away.
+    if seed == 0 {
+        xxhash_rust::xxh3::xxh3_64(key)
+    } else {
+        xxhash_rust::xxh3::xxh3_64_with_seed(key, seed)
+    }
+}
+
+#[inline(never)]
+fn xxh3_128(key: &[u8], seed: u64) -> u128 {
+    if seed == 0 {
+        xxhash_rust::xxh3::xxh3_128(key)
+    } else {
+        xxhash_rust::xxh3::xxh3_128_with_seed(key, seed)
+    }
+}
+
+/// Lemire's multiply-shift: `x` mapped to `[0, m)`.
+#[inline(always)]
+pub(crate) fn reduce(x: u64, m: u64) -> u64 {
+    ((u128::from(x) * u128::from(m)) >> 64) as u64
+}
+
+/// One step of the (enhanced, if `E`) double-hashing walk after probe `i`.
+#[inline(always)]
+pub(crate) fn step<const E: bool>(x: &mut u64, y: &mut u64, i: u32) {
+    *x = x.wrapping_add(*y);
+    if E {
+        *y = y.wrapping_add(u64::from(i) + 1);
+    }
+}
+
+/// Bit `p` of `words`, as 0 or 1 in the low bit (other bits garbage).
+#[inline(always)]
+fn bit(words: &[u64], p: u64) -> u64 {
+    words[(p >> 6) as usize] >> (p & 63)
+}
+
+/// The first `min(K, BRANCH_FREE)` probes of a walk, without branches;
+/// leaves `(x, y)` at the next probe. Returns 1 if all are set.
+#[inline(always)]
+pub(crate) fn query_head<const K: u32, const E: bool>(
+    words: &[u64],
+    m: u64,
+    x: &mut u64,
+    y: &mut u64,
+) -> u64 {
+    let mut all = 1;
+    for i in 0..K.min(BRANCH_FREE) {
+        all &= bit(words, reduce(*x, m));
+        step::<E>(x, y, i);
+    }
+    all & 1
+}
+
+/// The probes after the head, stopping at the first clear bit.
+#[inline(always)]
+pub(crate) fn query_tail<const K: u32, const E: bool>(
+    words: &[u64],
+    m: u64,
+    mut x: u64,
+    mut y: u64,
+) -> bool {
+    for i in K.min(BRANCH_FREE)..K {
+        if bit(words, reduce(x, m)) & 1 == 0 {
+            return false;
+        }
+        step::<E>(&mut x, &mut y, i);
+    }
+    true
+}
+
+/// Whether every probe of the walk from `(x, y)` is set.
+#[inline(always)]
+pub(crate) fn query<const K: u32, const E: bool>(
+    words: &[u64],
+    m: u64,
+    mut x: u64,
+    mut y: u64,
+) -> bool {
+    query_head::<K, E>(words, m, &mut x, &mut y) == 1
+        && query_tail::<K, E>(words, m, x, y)
+}
+
+/// Sets every probe of the walk from `(x, y)`; whether any bit changed.
+#[inline(always)]
+pub(crate) fn set<const K: u32, const E: bool>(
+    bits: &mut BitArray,
+    m: u64,
+    mut x: u64,
+    mut y: u64,
+) -> bool {
+    let mut changed = 0;
+    for i in 0..K {
+        changed |= bits.set_diff(reduce(x, m));
+        step::<E>(&mut x, &mut y, i);
+    }
+    changed != 0
+}
+
+fn key_query<H: Start, const K: u32, const E: bool>(
+    seed: u64,
+    m: u64,
+    words: &[u64],
+    key: &[u8],
+) -> bool {
+    let (x, y) = H::start(seed, key);
+    query::<K, E>(words, m, x, y)
+}
+
+fn key_insert<H: Start, const K: u32, const E: bool>(
+    seed: u64,
+    m: u64,
+    bits: &mut BitArray,
+    key: &[u8],
+) -> bool {
+    let (x, y) = H::start(seed, key);
+    set::<K, E>(bits, m, x, y)
+}
+
+/// `$f::<k, e>$args` for `k` up to [`MAX_KERNEL_K`], else `$other`.
+macro_rules! unrolled {
+    ($k:expr, $e:expr, $f:ident $args:tt, $other:expr) => {
+        $crate::kernel::unrolled!(@arms $k, $e, $f $args, $other;
+            1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16)
+    };
+    (@arms $k:expr, $e:expr, $f:ident $args:tt, $other:expr;
+        $($n:literal)*) => {
+        match ($k, $e) {
+            $(
+                ($n, true) => $f::<$n, true> $args,
+                ($n, false) => $f::<$n, false> $args,
+            )*
+            _ => $other,
+        }
+    };
+}
+pub(crate) use unrolled;
+
+/// The kernel of `probes`, if its configuration has one.
+pub(crate) fn for_probes(probes: &Probes) -> Option<Kernel> {
+    let (hash, e) = probes.ms_hash()?;
+    let k = probes.k();
+    let (query, insert) = match hash {
+        MsHash::Xxh3x64 => (
+            unrolled!(k, e, query_x64(), None),
+            unrolled!(k, e, insert_x64(), None),
+        ),
+        MsHash::Xxh3x128 => (
+            unrolled!(k, e, query_x128(), None),
+            unrolled!(k, e, insert_x128(), None),
+        ),
+    };
+    Some(Kernel { query: query?, insert: insert? })
+}
+
+// One instance per hash, so that `unrolled!` can name them with `K, E`.
+fn query_x64<const K: u32, const E: bool>() -> Option<QueryFn> {
+    Some(key_query::<X64, K, E>)
+}
+
+fn query_x128<const K: u32, const E: bool>() -> Option<QueryFn> {
+    Some(key_query::<X128, K, E>)
+}
+
+fn insert_x64<const K: u32, const E: bool>() -> Option<InsertFn> {
+    Some(key_insert::<X64, K, E>)
+}
+
+fn insert_x128<const K: u32, const E: bool>() -> Option<InsertFn> {
+    Some(key_insert::<X128, K, E>)
+}
