@@ -1,10 +1,9 @@
 //! The probe loops of the multiply-shift double-hashing walks (the default
-//! configuration), unrolled for each `k` up to [`MAX_UNROLLED_K`]: the
+//! configuration), unrolled for each `k` up to 16: the
 //! same positions as [`crate::probes::Probes::walk_digest`], in the same
 //! order.
 
-/// Largest `k` with an unrolled loop.
-pub(crate) const MAX_UNROLLED_K: u32 = 16;
+use bloomlab_standard::StartFn;
 
 /// Probes of a query tested without a branch between them: on a
 /// non-member the first probes decide, and a branch on each would be
@@ -152,7 +151,7 @@ fn undo<const E: bool, const LW: u32>(
     }
 }
 
-/// `$f::<k, e, lw>(args)` for `k` up to [`MAX_UNROLLED_K`] and each
+/// `$f::<k, e, lw>(args)` for `k` up to 16 and each
 /// width, else `$other`.
 macro_rules! unrolled {
     ($k:expr, $e:expr, $lw:expr, $f:ident, $args:tt, $other:expr) => {
@@ -178,3 +177,101 @@ macro_rules! unrolled {
     };
 }
 pub(crate) use unrolled;
+
+/// `fn(start, seed, m, words, key)`: [`query`] of the key's walk.
+pub(crate) type QueryFn = fn(StartFn, u64, u64, &[u64], &[u8]) -> bool;
+/// `fn(start, seed, m, words, key)`: [`add`] of the key's walk.
+pub(crate) type AddFn = fn(StartFn, u64, u64, &mut [u64], &[u8]) -> u64;
+/// `fn(start, seed, m, words, key)`: [`sub`] of the key's walk.
+pub(crate) type SubFn =
+    fn(StartFn, u64, u64, &mut [u64], &[u8]) -> Result<u64, (u32, u64)>;
+
+/// A filter's probe loops, chosen once, when it is built: a `match` over
+/// `k`, the walk and the counter width on every key cost about as much
+/// as the loop itself (the same finding as `bloomlab-standard`'s
+/// kernels). Each function is monomorphic in all three; the hash is one
+/// direct call through `start`.
+#[derive(Clone, Copy)]
+pub(crate) struct Kernel {
+    pub(crate) start: StartFn,
+    pub(crate) query: QueryFn,
+    pub(crate) add: AddFn,
+    pub(crate) sub: SubFn,
+}
+
+// A kernel is a function of the probes and width, which filters compare.
+impl PartialEq for Kernel {
+    fn eq(&self, _: &Kernel) -> bool {
+        true
+    }
+}
+
+impl Eq for Kernel {}
+
+impl std::fmt::Debug for Kernel {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Kernel")
+    }
+}
+
+impl Kernel {
+    /// The kernel of `probes` with counters of `2^lw` bits, if its
+    /// configuration has a multiply-shift fast path and `k` is unrolled.
+    pub(crate) fn new(
+        probes: &bloomlab_standard::Probes,
+        lw: u32,
+    ) -> Option<Kernel> {
+        let (start, e) = probes.ms_starter()?;
+        let k = probes.k();
+        let query = unrolled!(k, e, lw, query_fn, (), None)?;
+        let add = unrolled!(k, e, lw, add_fn, (), None)?;
+        let sub = unrolled!(k, e, lw, sub_fn, (), None)?;
+        Some(Kernel { start, query, add, sub })
+    }
+}
+
+fn key_query<const K: u32, const E: bool, const LW: u32>(
+    start: StartFn,
+    seed: u64,
+    m: u64,
+    words: &[u64],
+    key: &[u8],
+) -> bool {
+    let (x, y) = start(seed, key);
+    query::<K, E, LW>(words, m, x, y)
+}
+
+fn key_add<const K: u32, const E: bool, const LW: u32>(
+    start: StartFn,
+    seed: u64,
+    m: u64,
+    words: &mut [u64],
+    key: &[u8],
+) -> u64 {
+    let (x, y) = start(seed, key);
+    add::<K, E, LW>(words, m, x, y)
+}
+
+fn key_sub<const K: u32, const E: bool, const LW: u32>(
+    start: StartFn,
+    seed: u64,
+    m: u64,
+    words: &mut [u64],
+    key: &[u8],
+) -> Result<u64, (u32, u64)> {
+    let (x, y) = start(seed, key);
+    sub::<K, E, LW>(words, m, x, y)
+}
+
+// Named by `unrolled!` with `K, E, LW`.
+fn query_fn<const K: u32, const E: bool, const LW: u32>() -> Option<QueryFn> {
+    Some(key_query::<K, E, LW>)
+}
+
+fn add_fn<const K: u32, const E: bool, const LW: u32>() -> Option<AddFn> {
+    Some(key_add::<K, E, LW>)
+}
+
+fn sub_fn<const K: u32, const E: bool, const LW: u32>() -> Option<SubFn> {
+    Some(key_sub::<K, E, LW>)
+}

@@ -5,7 +5,7 @@ use bloomlab_core::{BitArray, Filter, theory};
 use bloomlab_hash::{Digest, Family, Funnel, Reduction, Strategy};
 use bloomlab_standard::{BloomFilter, Config, Size};
 
-use crate::fast::{Lanes, MAX_UNROLLED_K, add, query, sub, unrolled};
+use crate::fast::{Kernel, Lanes};
 use crate::probes::Probes;
 use crate::{CounterWidth, Error, Result};
 
@@ -146,6 +146,8 @@ pub struct CountingBloomFilter {
     width: CounterWidth,
     probes: Probes,
     stats: Stats,
+    /// The probe loops of `probes` and `width`, chosen once.
+    kernel: Option<Kernel>,
 }
 
 /// Builds a [`CountingBloomFilter`] from a [`Config`], a [`Size`] and a
@@ -272,11 +274,13 @@ impl CountingBloomFilter {
         check_k(k)?;
         let probes = Probes::new(&config, k, m)?;
         let words = zeroed_words(width, m)?;
+        let kernel = Kernel::new(probes.inner(), width.log2());
         Ok(CountingBloomFilter {
             words,
             width,
             probes,
             stats: Stats::default(),
+            kernel,
         })
     }
 
@@ -312,7 +316,8 @@ impl CountingBloomFilter {
                 "non-zero padding after the last counter",
             ));
         }
-        Ok(CountingBloomFilter { words, width, probes, stats })
+        let kernel = Kernel::new(probes.inner(), width.log2());
+        Ok(CountingBloomFilter { words, width, probes, stats, kernel })
     }
 
     /// The hashing configuration (seed as the family uses it).
@@ -402,13 +407,14 @@ impl CountingBloomFilter {
     /// [`Stats::saturation_events`].
     #[inline]
     pub fn insert_bytes(&mut self, key: &[u8]) -> bool {
-        let (k, m, l) = (self.hash_count(), self.counters(), self.lanes());
-        let lost = match self.probes.ms_start(key) {
-            Some((x, y, e)) if k <= MAX_UNROLLED_K => {
-                let words = &mut self.words[..];
-                unrolled!(k, e, l.lw, add, (words, m, x, y), 0)
-            }
-            _ => self.insert_walk(key),
+        let (k, m) = (self.hash_count(), self.counters());
+        let seed = self.probes.inner().seed();
+        let lost = if let Some(kn) = self.kernel {
+            (kn.add)(kn.start, seed, m, &mut self.words, key)
+        } else {
+            // (Every configuration with a fast walk and `k` ≤ 16 has a
+            // kernel; the rest take the generic walk.)
+            self.insert_walk(key)
         };
         self.stats.inserts = self.stats.inserts.saturating_add(1);
         self.stats.saturation_events =
@@ -442,17 +448,16 @@ impl CountingBloomFilter {
     /// are non-zero.
     #[inline]
     pub fn contains_bytes(&self, key: &[u8]) -> bool {
-        let (k, m, l) = (self.hash_count(), self.counters(), self.lanes());
+        let (m, l) = (self.counters(), self.lanes());
         let words = &self.words[..];
-        match self.probes.ms_start(key) {
-            Some((x, y, e)) if k <= MAX_UNROLLED_K => {
-                unrolled!(k, e, l.lw, query, (words, m, x, y), false)
-            }
-            _ => self.probes.walk(key, |_, p| {
-                let (w, sh) = l.locate(p);
-                (words[w] >> sh) & l.max != 0
-            }),
+        if let Some(kn) = self.kernel {
+            let seed = self.probes.inner().seed();
+            return (kn.query)(kn.start, seed, m, words, key);
         }
+        self.probes.walk(key, |_, p| {
+            let (w, sh) = l.locate(p);
+            (words[w] >> sh) & l.max != 0
+        })
     }
 
     /// Answers [`contains`](Self::contains) for many keys into `out` (as
@@ -510,13 +515,12 @@ impl CountingBloomFilter {
     /// some may fall to zero, making those keys false negatives. Only
     /// remove keys you know are in the filter (crate docs, "Deletes").
     pub fn remove_bytes(&mut self, key: &[u8]) -> Result<()> {
-        let (k, m, l) = (self.hash_count(), self.counters(), self.lanes());
-        let done = match self.probes.ms_start(key) {
-            Some((x, y, e)) if k <= MAX_UNROLLED_K => {
-                let words = &mut self.words[..];
-                unrolled!(k, e, l.lw, sub, (words, m, x, y), Ok(0))
-            }
-            _ => self.remove_walk(key),
+        let m = self.counters();
+        let done = if let Some(kn) = self.kernel {
+            let seed = self.probes.inner().seed();
+            (kn.sub)(kn.start, seed, m, &mut self.words, key)
+        } else {
+            self.remove_walk(key)
         };
         match done {
             Ok(skipped) => {

@@ -18,6 +18,11 @@ impl Probes {
         Ok(Probes(bloomlab_standard::Probes::new(config, k, m)?))
     }
 
+    /// The standard crate's probes (for [`crate::fast::Kernel::new`]).
+    pub(crate) fn inner(&self) -> &bloomlab_standard::Probes {
+        &self.0
+    }
+
     #[inline(always)]
     pub(crate) fn k(&self) -> u32 {
         self.0.k()
@@ -43,14 +48,6 @@ impl Probes {
     #[inline(always)]
     pub(crate) fn digest(&self, key: &[u8]) -> Digest {
         self.0.digest(key)
-    }
-
-    /// For the multiply-shift double-hashing fast paths: the key's walk
-    /// start `(x, y)` and whether it is enhanced; `None` for other
-    /// configurations (without hashing the key).
-    #[inline(always)]
-    pub(crate) fn ms_start(&self, key: &[u8]) -> Option<(u64, u64, bool)> {
-        self.0.ms_start(key)
     }
 
     /// Calls `f(probe, position)` for each probe of the key in order until

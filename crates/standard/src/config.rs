@@ -316,8 +316,29 @@ impl Probes {
 
     /// The seed as the family takes it.
     #[inline]
-    pub(crate) fn seed(&self) -> u64 {
+    pub fn seed(&self) -> u64 {
         self.seed
+    }
+
+    /// For the multiply-shift fast paths ([`Probes::ms_walk`]): a
+    /// function giving the walk's start `(x, y)` from `(seed, key)`
+    /// ([`Probes::seed`]), and whether the walk is enhanced. Filters that
+    /// pick their probe loops once, at construction, call it instead of
+    /// [`Probes::ms_start`], whose per-key `match` it saves.
+    ///
+    /// ```
+    /// use bloomlab_standard::{Config, Probes};
+    ///
+    /// let p = Probes::new(&Config::default(), 7, 1000)?;
+    /// let (start, enhanced) = p.ms_starter().unwrap();
+    /// assert!(enhanced);
+    /// let (x, y) = start(p.seed(), b"key");
+    /// assert_eq!(p.ms_start(b"key"), Some((x, y, true)));
+    /// # Ok::<(), bloomlab_standard::Error>(())
+    /// ```
+    pub fn ms_starter(&self) -> Option<(crate::StartFn, bool)> {
+        let (hash, enhanced) = self.ms_hash()?;
+        Some((crate::kernel::starter(hash), enhanced))
     }
 }
 

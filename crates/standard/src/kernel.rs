@@ -77,6 +77,17 @@ impl Start for X128 {
     }
 }
 
+/// A walk's start `(x, y)` from `(seed, key)`: see [`Probes::ms_starter`].
+pub type StartFn = fn(u64, &[u8]) -> (u64, u64);
+
+/// The [`StartFn`] of a hash.
+pub(crate) fn starter(hash: MsHash) -> StartFn {
+    match hash {
+        MsHash::Xxh3x64 => X64::start,
+        MsHash::Xxh3x128 => X128::start,
+    }
+}
+
 // The hashes are called, not inlined: inlined, every length path of XXH3
 // (up to its long-input loop) lands in each kernel, whose prologue then
 // saves and restores registers on every call; measured about 4 ns a key

@@ -78,8 +78,8 @@ mod classic;
 mod config;
 mod error;
 pub mod framing;
-mod kernel;
 pub mod guava;
+mod kernel;
 mod native;
 
 pub use atomic::AtomicBloomFilter;
@@ -91,6 +91,7 @@ pub use builder::{Builder, Size};
 pub use classic::BloomFilter;
 pub use config::{Config, Probes};
 pub use error::{Error, Result};
+pub use kernel::StartFn;
 pub use native::{
     Format, Info, Loaded, MAGIC, StandardFilter, VERSION, read_any,
     read_native, write_native,
