@@ -4,9 +4,12 @@
 //! grows to N random `u64` keys (N = 1e6; set `BLOOMLAB_SCALABLE_N=1e7`
 //! for the 1e7 run); single thread, ns per key.
 //!
-//! * `bloomlab`: `ScalableBloomFilter::new(1000, 0.01)` (r = 0.5, s = 2,
-//!   standard layers half full at capacity, xxh3-64, enhanced double
-//!   hashing, multiply-shift);
+//! * `bloomlab`: `ScalableBloomFilter::new(1000, 0.01)`, the defaults:
+//!   blocked (one cache line per layer) layers, s = 4, r = 0.75, xxh3-64;
+//! * `bloomlab-s2`: the same with the slow-growth settings s = 2,
+//!   r = 0.85 (more layers, less memory);
+//! * `bloomlab-standard`: the previous defaults (standard layers half full
+//!   at capacity, r = 0.5, s = 2, enhanced double hashing);
 //! * `bloomlab-redisbloom`: `redisbloom_reserve(0.01, 1000, Some(2),
 //!   false)`, RedisBloom's SBChain bit for bit (two MurmurHash64A calls,
 //!   `%` by a multiple of 64);
@@ -25,7 +28,7 @@
 use std::hint::black_box;
 use std::time::Duration;
 
-use bloomlab_scalable::ScalableBloomFilter;
+use bloomlab_scalable::{Config, Layout, ScalableBloomFilter};
 use criterion::{
     BenchmarkId, Criterion, Throughput, criterion_group, criterion_main,
 };
@@ -56,8 +59,24 @@ fn keys(seed: u64, n: usize, odd: bool) -> Vec<u64> {
         .collect()
 }
 
+/// A constructor of one of our filters.
+type Make = fn() -> ScalableBloomFilter;
+
 fn bloomlab() -> ScalableBloomFilter {
     ScalableBloomFilter::new(N0 as u64, P).unwrap()
+}
+
+fn bloomlab_s2() -> ScalableBloomFilter {
+    let c = Config::new(N0 as u64, P).growth(2).tightening(0.85);
+    ScalableBloomFilter::with_config(c).unwrap()
+}
+
+fn bloomlab_standard() -> ScalableBloomFilter {
+    let c = Config::new(N0 as u64, P)
+        .layout(Layout::Standard)
+        .tightening(0.5)
+        .growth(2);
+    ScalableBloomFilter::with_config(c).unwrap()
 }
 
 fn redisbloom() -> ScalableBloomFilter {
@@ -82,17 +101,24 @@ fn bench(c: &mut Criterion) {
     let members = keys(1, n, false);
     let others = keys(2, 1_000_000, true);
 
-    let mut a = bloomlab();
-    let mut r = redisbloom();
+    let ours: [(&str, Make); 4] = [
+        ("bloomlab", bloomlab),
+        ("bloomlab-s2", bloomlab_s2),
+        ("bloomlab-standard", bloomlab_standard),
+        ("bloomlab-redisbloom", redisbloom),
+    ];
+    let mut filled: Vec<(&str, ScalableBloomFilter)> =
+        ours.iter().map(|(name, make)| (*name, make())).collect();
     let mut gb = growable();
     let mut p = pc();
     for k in &members {
-        a.add(&k.to_le_bytes()).unwrap();
-        r.add(&k.to_le_bytes()).unwrap();
+        for (_, f) in &mut filled {
+            f.add(&k.to_le_bytes()).unwrap();
+        }
         gb.insert(k);
         p.insert(k);
     }
-    for (name, f) in [("bloomlab", &a), ("bloomlab-redisbloom", &r)] {
+    for (name, f) in &filled {
         let hits =
             others.iter().filter(|k| f.contains(&k.to_le_bytes())).count();
         eprintln!(
@@ -123,28 +149,19 @@ fn bench(c: &mut Criterion) {
 
     // Grow a fresh filter from 1,000 to n keys (allocation of the first
     // layer outside the timing; growth inside it).
-    g.bench_function(BenchmarkId::new("insert/bloomlab", n), |b| {
-        b.iter_batched_ref(
-            bloomlab,
-            |f| {
-                for k in &members {
-                    f.add(&k.to_le_bytes()).unwrap();
-                }
-            },
-            criterion::BatchSize::LargeInput,
-        )
-    });
-    g.bench_function(BenchmarkId::new("insert/bloomlab-redisbloom", n), |b| {
-        b.iter_batched_ref(
-            redisbloom,
-            |f| {
-                for k in &members {
-                    f.add(&k.to_le_bytes()).unwrap();
-                }
-            },
-            criterion::BatchSize::LargeInput,
-        )
-    });
+    for (name, make) in ours {
+        g.bench_function(BenchmarkId::new(format!("insert/{name}"), n), |b| {
+            b.iter_batched_ref(
+                make,
+                |f| {
+                    for k in &members {
+                        f.add(&k.to_le_bytes()).unwrap();
+                    }
+                },
+                criterion::BatchSize::LargeInput,
+            )
+        });
+    }
     g.bench_function(
         BenchmarkId::new("insert/growable-bloom-filter", n),
         |b| {
@@ -182,7 +199,7 @@ fn bench(c: &mut Criterion) {
     for (label, probes) in
         [("member", &member_probes[..]), ("non-member", other_probes)]
     {
-        for (name, f) in [("bloomlab", &a), ("bloomlab-redisbloom", &r)] {
+        for (name, f) in &filled {
             g.bench_function(
                 BenchmarkId::new(format!("contains-{label}/{name}"), n),
                 |b| {

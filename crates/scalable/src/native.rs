@@ -5,7 +5,9 @@ use bloomlab_core::BitArray;
 use bloomlab_hash::{Family, Hasher, Reduction};
 use bloomlab_standard::framing::{Reader, Writer, checksum};
 
-use crate::config::{Config, Layout, Pairing, Probe, Shape, Sizing};
+use crate::config::{
+    BLOCK_BITS, Config, Layout, Pairing, Probe, Shape, Sizing,
+};
 use crate::scalable::{Layer, ScalableBloomFilter};
 use crate::{Error, Result};
 
@@ -26,7 +28,8 @@ fn decode<T: Copy>(all: &[T], b: u8, what: &'static str) -> Result<T> {
         .ok_or_else(|| Error::corrupt(what, format!("unknown code {b}")))
 }
 
-const LAYOUTS: [Layout; 2] = [Layout::Standard, Layout::Partitioned];
+const LAYOUTS: [Layout; 3] =
+    [Layout::Standard, Layout::Partitioned, Layout::Blocked];
 const SIZINGS: [Sizing; 3] =
     [Sizing::RedisBloom, Sizing::HalfFill, Sizing::Pybloom];
 const PAIRINGS: [Pairing; 2] = [Pairing::Chained, Pairing::Single];
@@ -166,6 +169,10 @@ impl ScalableBloomFilter {
                 && capacity > 0
                 && match layout {
                     Layout::Standard => modulus == bits,
+                    Layout::Blocked => {
+                        k <= crate::config::MAX_BLOCKED_K
+                            && modulus.checked_mul(BLOCK_BITS) == Some(bits)
+                    }
                     Layout::Partitioned => {
                         modulus.checked_mul(u64::from(k)) == Some(bits)
                     }

@@ -197,12 +197,19 @@ impl ScalableBloomFilter {
     /// Restores a filter from a complete `BF.SCANDUMP` sequence, as
     /// `BF.LOADCHUNK` does: the first entry must be `(1, header)`; every
     /// later non-empty chunk `(iter, data)` is written at byte offset
-    /// `iter − 1 − len(data)`, within one layer. The header is checked as
-    /// RedisBloom checks it (options ⊆ 0xF, `0 < error < 1`, `bits =
-    /// 8·bytes ≠ 0`, `k = ⌈0.693147180559945·bpe⌉`, sizes summing to the
-    /// total), plus what bloomlab supports (64-bit hashing, no legacy
-    /// power-of-two links, no `ENTS_IS_BITS`), and the chunks' total
-    /// length must equal the arrays' before anything is allocated.
+    /// `iter − 1 − len(data)`, within one layer. The header may be in any
+    /// of RedisBloom's layouts ([`HeaderLayout`]: current, 2.2.0's and the
+    /// pre-2.2 one without `growth`, which reads as growth 2). It is
+    /// checked as RedisBloom checks it (options ⊆ 0xF, `0 < error < 1`,
+    /// `bits = 8·bytes ≠ 0`, `k = ⌈0.693147180559945·bpe⌉`, sizes summing
+    /// to the total), plus what bloomlab supports (64-bit hashing, no
+    /// legacy power-of-two links, no `ENTS_IS_BITS`; see [`parse_header`]
+    /// for the messages), and the chunks' total length must equal the
+    /// arrays' before anything is allocated. The filter's target error is
+    /// not in the header: it is taken as twice the first link's (once
+    /// for a non-scaling filter), which only [`Self::error_bound`] and
+    /// [`Self::info`] show. [`Self::redis_scandump`] writes the current
+    /// layout, the only one current RedisBloom loads.
     pub fn from_redis_scandump<B: AsRef<[u8]>>(
         chunks: &[(i64, B)],
     ) -> Result<Self> {
@@ -330,14 +337,75 @@ fn layer_bytes(a: &BitArray, offset: u64, len: u64) -> Vec<u8> {
     out
 }
 
+/// The layout of a `BF.SCANDUMP` header. The header carries no version;
+/// the three layouts RedisBloom has written differ in length for the same
+/// number of links `n` (read at offset 8 in all of them), so the length
+/// tells them apart.
+///
+/// Sources: RedisBloom's `src/sb.c` (`dumpedChainHeader`,
+/// `dumpedChainLink`) at its current and at older commits, and the module
+/// versions RedisShake's converter (`internal/rdb/types/mbbloom.go`)
+/// assigns to each layout when it rewrites dumps for an older target.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum HeaderLayout {
+    /// `20 + 53·n` bytes: chain `size`, `nfilters`, `options`, `growth`;
+    /// links with a 64-bit `entries` (RedisBloom after 2.2.0, including
+    /// the version `testdata/redisbloom` was recorded from). The only
+    /// layout current RedisBloom loads, and the one bloomlab writes.
+    Current,
+    /// `20 + 49·n` bytes: the same, with a 32-bit `entries` (RedisBloom
+    /// 2.2.0, which introduced `EXPANSION`).
+    Expansion32,
+    /// `16 + 49·n` bytes: no `growth` field (it was always 2) and a
+    /// 32-bit `entries` (RedisBloom before 2.2).
+    Legacy,
+}
+
+impl HeaderLayout {
+    /// Bytes before the link records.
+    pub fn fixed_bytes(self) -> usize {
+        match self {
+            HeaderLayout::Legacy => 16,
+            _ => HEADER_FIXED,
+        }
+    }
+
+    /// Bytes of one link record.
+    pub fn link_bytes(self) -> usize {
+        match self {
+            HeaderLayout::Current => LINK_RECORD,
+            _ => 49,
+        }
+    }
+
+    /// The layout of a header of `len` bytes holding `n` links, if any.
+    pub fn of(len: usize, n: usize) -> Option<HeaderLayout> {
+        [
+            HeaderLayout::Current,
+            HeaderLayout::Expansion32,
+            HeaderLayout::Legacy,
+        ]
+        .into_iter()
+        .find(|l| {
+            n.checked_mul(l.link_bytes())
+                .and_then(|x| x.checked_add(l.fixed_bytes()))
+                == Some(len)
+        })
+    }
+}
+
 /// A decoded `BF.SCANDUMP` header.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RedisHeader {
+    /// Which of RedisBloom's layouts it was written in.
+    pub layout: HeaderLayout,
     /// Items newly added (`BF.CARD`).
     pub size: u64,
     /// Option bits: NOROUND 1, ENTS_IS_BITS 2, FORCE64 4, NO_SCALING 8.
     pub options: u32,
-    /// Stored expansion.
+    /// Stored expansion (2 for [`HeaderLayout::Legacy`], which has no
+    /// field: those versions always doubled).
     pub growth: u32,
     /// Links, oldest first.
     pub links: Vec<RedisLink>,
@@ -364,11 +432,20 @@ pub struct RedisLink {
     pub n2: u8,
 }
 
-/// Decodes and checks a `BF.SCANDUMP` header (see
-/// [`ScalableBloomFilter::from_redis_scandump`] for the checks).
+/// Decodes and checks a `BF.SCANDUMP` header in any of RedisBloom's
+/// layouts ([`HeaderLayout`]; see
+/// [`ScalableBloomFilter::from_redis_scandump`] for the checks). The
+/// length is checked against the link count before anything is
+/// allocated.
+///
+/// Filters bloomlab cannot reproduce bit for bit are refused with a
+/// message that says what they are: 32-bit hashing (no `FORCE64`: the
+/// MurmurHash2 filters of RedisBloom 1.x), power-of-two sizes (no
+/// `NOROUND`, or a link with `n2 ≠ 0`), or capacities counted in bits
+/// (`ENTS_IS_BITS`).
 pub fn parse_header(h: &[u8]) -> Result<RedisHeader> {
     let bad = |why: String| Error::BadDump(why);
-    if h.len() < HEADER_FIXED {
+    if h.len() < 16 {
         return Err(bad(format!("header of {} bytes", h.len())));
     }
     let u64_at = |o: usize| {
@@ -384,27 +461,49 @@ pub fn parse_header(h: &[u8]) -> Result<RedisHeader> {
     let size = u64_at(0);
     let n = u32_at(8) as usize;
     let options = u32_at(12);
-    let growth = u32_at(16);
-    let expected =
-        n.checked_mul(LINK_RECORD).and_then(|x| x.checked_add(HEADER_FIXED));
-    if n == 0 || expected != Some(h.len()) {
-        return Err(bad(format!(
-            "{n} links need {} bytes, the header has {}",
-            HEADER_FIXED + LINK_RECORD * n.min(1 << 20),
-            h.len()
-        )));
-    }
+    let layout = match HeaderLayout::of(h.len(), n) {
+        Some(layout) if n > 0 => layout,
+        _ => {
+            return Err(bad(format!(
+                "a header of {} bytes with {n} links matches no RedisBloom \
+                 layout (20 + 53·n bytes since 2.2.x, 20 + 49·n in 2.2.0, \
+                 16 + 49·n before)",
+                h.len()
+            )));
+        }
+    };
+    let growth = match layout {
+        HeaderLayout::Legacy => 2,
+        _ => u32_at(16),
+    };
     if options & !0xF != 0 {
         return Err(bad(format!("options {options:#x}")));
     }
-    if options & 4 == 0 || options & 2 != 0 || options & 1 == 0 {
+    if options & 4 == 0 {
         return Err(bad(format!(
-            "options {options:#x}: only NOROUND|FORCE64 filters are supported"
+            "options {options:#x}: a filter hashed with 32-bit MurmurHash2 \
+             (no FORCE64, RedisBloom 1.x); bloomlab reads 64-bit filters \
+             only: create the filter again with BF.RESERVE in RedisBloom \
+             2.x or later and add the items again"
         )));
     }
+    if options & 1 == 0 || options & 2 != 0 {
+        return Err(bad(format!(
+            "options {options:#x}: a filter with power-of-two sizes (no \
+             NOROUND) or capacities in bits (ENTS_IS_BITS); bloomlab reads \
+             NOROUND|FORCE64 filters only, what BF.RESERVE creates since \
+             RedisBloom 2.x: create it again and add the items again"
+        )));
+    }
+    let fixed = layout.fixed_bytes();
+    let record = layout.link_bytes();
     let mut links = Vec::with_capacity(n);
     for i in 0..n {
-        let o = HEADER_FIXED + LINK_RECORD * i;
+        let o = fixed + record * i;
+        let (entries, n2) = match layout {
+            HeaderLayout::Current => (u64_at(o + 44), h[o + 52]),
+            _ => (u64::from(u32_at(o + 44)), h[o + 48]),
+        };
         let l = RedisLink {
             bytes: u64_at(o),
             bits: u64_at(o + 8),
@@ -412,8 +511,8 @@ pub fn parse_header(h: &[u8]) -> Result<RedisHeader> {
             error: f64::from_bits(u64_at(o + 24)),
             bpe: f64::from_bits(u64_at(o + 32)),
             hashes: u32_at(o + 40),
-            entries: u64_at(o + 44),
-            n2: h[o + 52],
+            entries,
+            n2,
         };
         if !(l.error > 0.0 && l.error < 1.0) {
             return Err(bad(format!("link {i}: error {}", l.error)));
@@ -434,7 +533,11 @@ pub fn parse_header(h: &[u8]) -> Result<RedisHeader> {
             )));
         }
         if l.n2 != 0 {
-            return Err(bad(format!("link {i}: legacy power-of-two link")));
+            return Err(bad(format!(
+                "link {i}: a legacy power-of-two link (n2 = {}); bloomlab \
+                 reads NOROUND filters only",
+                l.n2
+            )));
         }
         if l.entries == 0 {
             return Err(bad(format!("link {i}: capacity 0")));
@@ -447,7 +550,7 @@ pub fn parse_header(h: &[u8]) -> Result<RedisHeader> {
             "link sizes do not add up to the total {size}"
         )));
     }
-    Ok(RedisHeader { size, options, growth, links })
+    Ok(RedisHeader { layout, size, options, growth, links })
 }
 
 /// C's `printf("%g", v)`: 6 significant digits, trailing zeros removed,

@@ -6,6 +6,8 @@ use bloomlab_hash::strategy::mix64;
 use bloomlab_hash::{Family, Hasher, Reduction};
 
 use crate::config::{Config, Layout, Pairing, Probe, Shape, Sizing, shape};
+use crate::parts::LayerSpec;
+use crate::probe::{self, Loop};
 use crate::{Error, Result};
 
 /// One layer of a scalable filter: a Bloom filter with its own capacity,
@@ -80,7 +82,9 @@ impl Layer {
     }
     /// The false-positive rate its current fill implies: `(X/m)^k` for a
     /// standard layer, the product of the slices' fills for a partitioned
-    /// one (the rate of a random non-member given these bits).
+    /// one, the mean over blocks of `Π_j (fill of word j)^c_j` for a
+    /// blocked one, `c_j` the probes in word `j` (the rate of a random
+    /// non-member given these bits).
     pub fn current_error(&self, layout: Layout) -> f64 {
         match layout {
             Layout::Standard => self.fill().powi(self.k as i32),
@@ -94,6 +98,26 @@ impl Layer {
                         ones as f64 / s as f64
                     })
                     .product()
+            }
+            // The mean over blocks of Π_j (fill of word j)^c_j: a random
+            // non-member picks a block uniformly and puts c_j independent
+            // uniform bits in its word j.
+            Layout::Blocked => {
+                let c = |j: u32| f64::from((self.k + 7 - j) / 8);
+                let sum: f64 = self
+                    .array
+                    .words()
+                    .chunks(8)
+                    .map(|b| {
+                        (0u32..)
+                            .zip(b)
+                            .map(|(j, w)| {
+                                (f64::from(w.count_ones()) / 64.0).powf(c(j))
+                            })
+                            .product::<f64>()
+                    })
+                    .sum();
+                sum / self.modulus as f64
             }
         }
     }
@@ -284,64 +308,11 @@ impl ScalableBloomFilter {
             + self.layers.capacity() * std::mem::size_of::<Layer>()
     }
 
-    #[inline]
-    pub(crate) fn pair(&self, key: &[u8]) -> (u64, u64) {
-        match self.config.pairing {
-            Pairing::Chained => {
-                let a = self
-                    .hasher
-                    .hash_with_seed(key, REDISBLOOM_SEED ^ self.hasher.seed())
-                    .lo;
-                (a, self.hasher.hash_with_seed(key, a).lo)
-            }
-            Pairing::Single => {
-                let d = self.hasher.hash(key);
-                if self.config.family.output_bits() == 128 {
-                    (d.lo, d.hi)
-                } else {
-                    (d.lo, mix64(d.lo))
-                }
-            }
-        }
-    }
-
-    /// Calls `f` with each of a layer's positions until it returns false.
-    #[inline(always)]
-    fn walk(
-        &self,
-        (m, k): (u64, u32),
-        (a, b): (u64, u64),
-        mut f: impl FnMut(u64) -> bool,
-    ) -> bool {
-        let red = self.config.reduction;
-        let part = self.config.layout == Layout::Partitioned;
-        let (mut x, mut y) = (a, b);
-        for i in 0..k {
-            let mut pos = red.reduce64(x, m);
-            if part {
-                pos += u64::from(i) * m;
-            }
-            if !f(pos) {
-                return false;
-            }
-            x = x.wrapping_add(y);
-            if self.config.probe == Probe::EnhancedDouble {
-                y = y.wrapping_add(u64::from(i) + 1);
-            }
-        }
-        true
-    }
-
-    #[inline]
-    fn layer_contains(&self, layer: &Layer, ab: (u64, u64)) -> bool {
-        self.walk((layer.modulus, layer.k), ab, |p| layer.array.get(p))
-    }
-
     /// Whether the item may have been added: any layer, newest first.
     #[inline]
     pub fn contains(&self, key: &[u8]) -> bool {
-        let ab = self.pair(key);
-        self.layers.iter().rev().any(|l| self.layer_contains(l, ab))
+        let ab = probe::pair(&self.config, &self.hasher, key);
+        probe::any_hit(&self.layers, Loop::of(&self.config), ab)
     }
 
     fn layer_full(&self, l: &Layer) -> bool {
@@ -355,18 +326,9 @@ impl ScalableBloomFilter {
             .layers
             .last()
             .ok_or_else(|| Error::CannotGrow("no layer".into()))?;
-        let capacity = last
-            .capacity
-            .checked_mul(self.config.growth)
-            .ok_or_else(|| {
-                Error::CannotGrow(format!(
-                    "layer {index}'s capacity overflows 64 bits"
-                ))
-            })?;
-        let error = last.error * self.config.tightening;
-        let s =
-            shape(self.config.sizing, self.config.layout, capacity, error)?;
-        let layer = Layer::new(capacity, error, s)
+        let spec =
+            LayerSpec::grown(&self.config, last.capacity, last.error, index)?;
+        let layer = Layer::new(spec.capacity, spec.error, spec.shape())
             .map_err(|e| Error::CannotGrow(e.to_string()))?;
         self.layers.push(layer);
         Ok(())
@@ -378,8 +340,9 @@ impl ScalableBloomFilter {
     /// it), [`Error::Full`] if the filter is non-scaling and full, and
     /// [`Error::CannotGrow`] if the next layer cannot be built.
     pub fn add(&mut self, key: &[u8]) -> Result<bool> {
-        let ab = self.pair(key);
-        if self.layers.iter().rev().any(|l| self.layer_contains(l, ab)) {
+        let ab = probe::pair(&self.config, &self.hasher, key);
+        let lp = Loop::of(&self.config);
+        if probe::any_hit(&self.layers, lp, ab) {
             self.skipped += 1;
             return Ok(false);
         }
@@ -390,18 +353,11 @@ impl ScalableBloomFilter {
             }
             self.grow()?;
         }
-        let Some(mut layer) = self.layers.pop() else {
+        let Some(layer) = self.layers.last_mut() else {
             return Err(Error::CannotGrow("no layer".into()));
         };
-        let mut changed = 0;
-        let shape = (layer.modulus, layer.k);
-        self.walk(shape, ab, |p| {
-            changed += u64::from(layer.array.set(p));
-            true
-        });
-        layer.ones += changed;
+        layer.ones += probe::set(layer, lp, ab);
         layer.count += 1;
-        self.layers.push(layer);
         self.items += 1;
         Ok(true)
     }
@@ -460,6 +416,62 @@ impl ScalableBloomFilter {
     pub fn reduction(&self) -> Reduction {
         self.config.reduction
     }
+}
+
+/// The pair `(a, b)` a key's probes derive from (shared with
+/// [`crate::Prober`], so a chain stored elsewhere probes the same bits).
+#[inline]
+pub(crate) fn pair_of(
+    config: &Config,
+    hasher: &Hasher,
+    key: &[u8],
+) -> (u64, u64) {
+    match config.pairing {
+        Pairing::Chained => {
+            let a =
+                hasher.hash_with_seed(key, REDISBLOOM_SEED ^ hasher.seed()).lo;
+            (a, hasher.hash_with_seed(key, a).lo)
+        }
+        Pairing::Single => {
+            let d = hasher.hash(key);
+            if config.family.output_bits() == 128 {
+                (d.lo, d.hi)
+            } else {
+                (d.lo, mix64(d.lo))
+            }
+        }
+    }
+}
+
+/// Calls `f` with each of a layer's positions (modulus `m`, `k` probes)
+/// until it returns false; returns whether it never did.
+#[inline(always)]
+pub(crate) fn walk_of(
+    config: &Config,
+    (m, k): (u64, u32),
+    (a, b): (u64, u64),
+    mut f: impl FnMut(u64) -> bool,
+) -> bool {
+    if config.layout == Layout::Blocked {
+        return probe::blocked_walk(config.reduction, (m, k), (a, b), f);
+    }
+    let red = config.reduction;
+    let part = config.layout == Layout::Partitioned;
+    let (mut x, mut y) = (a, b);
+    for i in 0..k {
+        let mut pos = red.reduce64(x, m);
+        if part {
+            pos += u64::from(i) * m;
+        }
+        if !f(pos) {
+            return false;
+        }
+        x = x.wrapping_add(y);
+        if config.probe == Probe::EnhancedDouble {
+            y = y.wrapping_add(u64::from(i) + 1);
+        }
+    }
+    true
 }
 
 /// A summary of a scalable filter; its `Display` prints one line of

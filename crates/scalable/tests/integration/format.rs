@@ -1,11 +1,19 @@
 //! bloomlab's own format: round trips and bad input.
 
 use bloomlab_core::Filter;
-use bloomlab_scalable::{Error, ScalableBloomFilter};
+use bloomlab_scalable::{Config, Error, Layout, ScalableBloomFilter};
 
 fn grown() -> Vec<ScalableBloomFilter> {
     let mut out = vec![
         ScalableBloomFilter::new(100, 0.01).unwrap(),
+        // The previous default: standard layers, r = 0.5, s = 2.
+        ScalableBloomFilter::with_config(
+            Config::new(100, 0.01)
+                .layout(Layout::Standard)
+                .tightening(0.5)
+                .growth(2),
+        )
+        .unwrap(),
         ScalableBloomFilter::almeida(50, 0.001).unwrap(),
         ScalableBloomFilter::pybloom_live(50, 0.01, 2).unwrap(),
         ScalableBloomFilter::redisbloom().unwrap(),

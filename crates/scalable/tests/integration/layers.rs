@@ -1,7 +1,7 @@
 //! Layer counts, capacities, errors, `k` and bits against the formulas.
 
 use bloomlab_core::theory;
-use bloomlab_scalable::{Config, Layout, ScalableBloomFilter};
+use bloomlab_scalable::{Config, Error, Layout, ScalableBloomFilter};
 
 /// Grows `f` with distinct keys until it has taken `n` items.
 fn fill(f: &mut ScalableBloomFilter, n: u64) {
@@ -129,4 +129,72 @@ fn fill_rule_option_opens_layers_earlier() {
         assert!(l.count() <= l.capacity());
         assert!(2 * l.bits_set() >= l.bits() || l.count() == l.capacity());
     }
+}
+
+/// The default chain (blocked layers, `r = 0.75`, `s = 4`, `P0 = P/4`):
+/// capacities `n0·4^i`, errors `P0·0.75^i`, `k = max(⌈log2(1/P_i)⌉, 8)`
+/// and `⌈n_i / ((1 − 2^−k) λ_k)⌉` blocks of 512 bits (`λ_9 = 36.1614`,
+/// `λ_10 = 31.6312`; `config.rs` documents the table).
+#[test]
+fn default_chain_formulas() {
+    let mut f = ScalableBloomFilter::new(1000, 0.01).unwrap();
+    fill(&mut f, 100_000);
+    let want_k = [9, 10, 10, 10, 11];
+    for (i, l) in f.layers().iter().enumerate() {
+        assert_eq!(l.capacity(), 1000 << (2 * i));
+        let p = 0.0025 * 0.75f64.powi(i as i32);
+        assert!((l.error() / p - 1.0).abs() < 1e-12);
+        assert_eq!(l.k(), want_k[i]);
+        assert_eq!(l.k(), ((-p.log2()).ceil() as u32).max(8));
+        assert_eq!(l.bits() % 512, 0);
+    }
+    // 1000 / ((1 − 2^−9) · 36.1614) = 27.71 → 28 blocks;
+    // 4000 / ((1 − 2^−10) · 31.6312) = 126.58 → 127 blocks.
+    assert_eq!(f.layers()[0].bits(), 28 * 512);
+    assert_eq!(f.layers()[1].bits(), 127 * 512);
+    assert!(f.error_bound() <= 0.01 * (1.0 + 1e-12));
+    assert!(f.compounded_target_error() < 0.01);
+}
+
+/// RedisBloom's sizing gives each full link its error `P_i` by the exact
+/// formula (to −1.8 %…+0.2 %: `k` is rounded up, `m` up to 64 bits), so
+/// the chain's compounded error at capacity is under `P`. (What makes a
+/// real RedisBloom chain exceed `P` — the small first links' spread and
+/// plain double hashing's excess — is in the README; `cargo run
+/// --release -p bloomlab-scalable --example redisbloom_fpr` measures it.)
+#[test]
+fn redisbloom_links_meet_their_error_at_capacity() {
+    let mut f =
+        ScalableBloomFilter::redisbloom_reserve(0.01, 1000, Some(2), false)
+            .unwrap();
+    fill(&mut f, 1_000_000);
+    let mut at_capacity = Vec::new();
+    for l in f.layers() {
+        let e = theory::fpr_exact(l.bits(), l.capacity(), l.k()).unwrap();
+        let ratio = e.value / l.error();
+        assert!((0.98..=1.003).contains(&ratio), "{ratio}");
+        at_capacity.push(e.value);
+    }
+    assert!(theory::scalable_compounded_error(&at_capacity) < 0.01);
+}
+
+/// A blocked chain whose error keeps halving at a constant capacity
+/// reaches 64 probes and then refuses to grow, with an error, and stays
+/// usable.
+#[test]
+fn blocked_layers_stop_at_64_probes() {
+    let c = Config::new(1, 0.3).tightening(0.5).growth(1);
+    let mut f = ScalableBloomFilter::with_config(c).unwrap();
+    let mut i = 0u64;
+    let err = loop {
+        match f.add(&i.to_le_bytes()) {
+            Ok(_) => i += 1,
+            Err(e) => break e,
+        }
+        assert!(i < 1000, "never refused");
+    };
+    assert!(matches!(err, Error::CannotGrow(_)), "{err}");
+    assert!(err.to_string().contains("more than 64 probes"), "{err}");
+    assert_eq!(f.layers().last().unwrap().k(), 64);
+    assert!(f.contains(&0u64.to_le_bytes()));
 }

@@ -1,6 +1,6 @@
 //! Property tests: no false negatives, round trips, counting.
 
-use bloomlab_scalable::{Config, Layout, ScalableBloomFilter};
+use bloomlab_scalable::{Config, Error, Layout, ScalableBloomFilter};
 use proptest::prelude::*;
 
 fn config() -> impl Strategy<Value = Config> {
@@ -9,12 +9,14 @@ fn config() -> impl Strategy<Value = Config> {
         prop_oneof![Just(0.3), Just(0.01), Just(0.001)],
         prop_oneof![Just(0.5), Just(0.85), Just(0.9)],
         1u64..5,
-        any::<bool>(),
+        prop_oneof![
+            Just(Layout::Standard),
+            Just(Layout::Partitioned),
+            Just(Layout::Blocked)
+        ],
         any::<bool>(),
     )
-        .prop_map(|(n0, p, r, s, part, half)| {
-            let layout =
-                if part { Layout::Partitioned } else { Layout::Standard };
+        .prop_map(|(n0, p, r, s, layout, half)| {
             Config::new(n0, p)
                 .tightening(r)
                 .growth(s)
@@ -35,10 +37,24 @@ proptest! {
         let mut f = ScalableBloomFilter::with_config(c).unwrap();
         let mut added = 0u64;
         let mut skipped = 0u64;
-        for k in &keys {
-            if f.add(k).unwrap() { added += 1 } else { skipped += 1 }
+        let mut kept = keys.len();
+        for (i, k) in keys.iter().enumerate() {
+            match f.add(k) {
+                Ok(true) => added += 1,
+                Ok(false) => skipped += 1,
+                // A blocked layer needing more than 64 probes (s = 1
+                // halving the error every layer) is refused; the filter
+                // is unchanged.
+                Err(Error::CannotGrow(_)) if c.layout == Layout::Blocked => {
+                    prop_assert!(f.layers().last().unwrap().k() > 56);
+                    kept = i;
+                    break;
+                }
+                Err(e) => return Err(TestCaseError::fail(e.to_string())),
+            }
             prop_assert!(f.contains(k));
         }
+        let keys = &keys[..kept];
         prop_assert_eq!(f.len(), added);
         prop_assert_eq!(f.skipped(), skipped);
         let counts: u64 = f.layers().iter().map(|l| l.count()).sum();
@@ -47,7 +63,7 @@ proptest! {
         for l in &f.layers()[..f.layers().len() - 1] {
             prop_assert!(l.count() <= l.capacity());
         }
-        for k in &keys {
+        for k in keys {
             prop_assert!(f.contains(k));
         }
         let g = ScalableBloomFilter::read(&f.to_bytes().unwrap()).unwrap();

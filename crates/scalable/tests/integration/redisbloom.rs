@@ -339,3 +339,99 @@ fn non_redis_filters_have_no_scandump() {
     assert!(!f.is_redisbloom());
     assert!(matches!(f.redis_scandump(), Err(Error::NotRedisBloom(_))));
 }
+
+/// A recorded (current-layout) header rewritten in an older layout, as
+/// RedisBloom's `dumpedChainHeader`/`dumpedChainLink` were laid out
+/// before: 2.2.0 (`growth` kept, 49-byte links with a 32-bit `entries`)
+/// or pre-2.2 (no `growth`, 49-byte links).
+fn older_header(current: &[u8], keep_growth: bool) -> Vec<u8> {
+    let n = u32::from_le_bytes(current[8..12].try_into().unwrap()) as usize;
+    assert_eq!(current.len(), 20 + 53 * n);
+    let mut out = current[..if keep_growth { 20 } else { 16 }].to_vec();
+    for i in 0..n {
+        let link = &current[20 + 53 * i..20 + 53 * (i + 1)];
+        // bytes, bits, size, error, bpe, hashes: unchanged (44 bytes).
+        out.extend_from_slice(&link[..44]);
+        let entries = u64::from_le_bytes(link[44..52].try_into().unwrap());
+        out.extend_from_slice(&u32::try_from(entries).unwrap().to_le_bytes());
+        out.push(link[52]); // n2
+    }
+    out
+}
+
+/// Dumps in RedisBloom's older header layouts are read: the same bits
+/// and answers as the recorded dump, growth 2 for the layout without the
+/// field, and written back in the current layout.
+#[test]
+fn older_header_layouts_are_read() {
+    let d = data();
+    for case in d["cases"].as_array().unwrap() {
+        let name = case["name"].as_str().unwrap();
+        let want = dump_of(case);
+        let current = ScalableBloomFilter::from_redis_scandump(&want).unwrap();
+        for (keep_growth, layout) in [
+            (true, redis::HeaderLayout::Expansion32),
+            (false, redis::HeaderLayout::Legacy),
+        ] {
+            let mut dump = want.clone();
+            dump[0].1 = older_header(&want[0].1, keep_growth);
+            let n = current.layers().len();
+            let fixed = if keep_growth { 20 } else { 16 };
+            assert_eq!(dump[0].1.len(), fixed + 49 * n);
+            let h = redis::parse_header(&dump[0].1).unwrap();
+            assert_eq!(h.layout, layout, "{name}");
+            let g = ScalableBloomFilter::from_redis_scandump(&dump).unwrap();
+            check_probes(name, &g, case);
+            assert_eq!(g.layers(), current.layers(), "{name}: {layout:?}");
+            let back = g.redis_scandump().unwrap();
+            assert_eq!(back[0].1.len(), 20 + 53 * n);
+            let recorded = redis::parse_header(&want[0].1).unwrap().growth;
+            if keep_growth || recorded == 2 {
+                // Nothing lost: byte for byte the recorded dump.
+                assert_eq!(back, want, "{name}: {layout:?}");
+            }
+            if !keep_growth {
+                assert_eq!(h.growth, 2, "{name}");
+            }
+        }
+    }
+}
+
+/// Headers bloomlab cannot reproduce are refused, saying what they are.
+#[test]
+fn unsupported_headers_say_what_they_are() {
+    let d = data();
+    let case = &d["cases"].as_array().unwrap()[0];
+    let want = dump_of(case);
+    let header = &want[0].1;
+    let refused = |h: Vec<u8>| -> String {
+        let mut dump = want.clone();
+        dump[0].1 = h;
+        match ScalableBloomFilter::from_redis_scandump(&dump) {
+            Err(Error::BadDump(why)) => why,
+            other => panic!("accepted: {other:?}"),
+        }
+    };
+    // 32-bit hashing: options without FORCE64 (here NOROUND only).
+    let mut h = header.clone();
+    h[12..16].copy_from_slice(&1u32.to_le_bytes());
+    assert!(refused(h).contains("32-bit MurmurHash2"));
+    // Power-of-two sizes: FORCE64 without NOROUND.
+    let mut h = header.clone();
+    h[12..16].copy_from_slice(&4u32.to_le_bytes());
+    assert!(refused(h).contains("power-of-two"));
+    // A power-of-two link (n2 ≠ 0).
+    let mut h = header.clone();
+    h[20 + 52] = 10;
+    assert!(refused(h).contains("power-of-two link"));
+    // A length no layout has.
+    let mut h = header.clone();
+    h.push(0);
+    assert!(refused(h).contains("matches no RedisBloom layout"));
+    // The same checks hold in the older layouts.
+    let mut h = older_header(header, false);
+    h[12..16].copy_from_slice(&1u32.to_le_bytes());
+    assert!(refused(h).contains("32-bit MurmurHash2"));
+    // Too short to hold even the chain fields.
+    assert!(refused(header[..15].to_vec()).contains("header of 15 bytes"));
+}
