@@ -284,6 +284,37 @@ impl CountingBloomFilter {
         })
     }
 
+    /// A filter holding the given counters: `words` are `m` counters of
+    /// `width` bits packed as [`CountingBloomFilter::words`] returns them
+    /// (for counters kept elsewhere, e.g. in Redis). The statistics start
+    /// at zero; `saturated_counters` is recomputed from the words. Errors
+    /// for a word count that does not match `m` and the width, non-zero
+    /// padding after the last counter, or parameters
+    /// [`CountingBloomFilter::with_config`] refuses.
+    ///
+    /// ```
+    /// use bloomlab_counting::{Config, CounterWidth, CountingBloomFilter};
+    ///
+    /// let mut f = CountingBloomFilter::new(100, 0.01)?;
+    /// f.insert("a");
+    /// let g = CountingBloomFilter::from_words(
+    ///     f.config(), CounterWidth::Four, f.counters(), f.hash_count(),
+    ///     f.words().to_vec(),
+    /// )?;
+    /// assert!(g.contains("a"));
+    /// assert_eq!(g.words(), f.words());
+    /// # Ok::<(), bloomlab_counting::Error>(())
+    /// ```
+    pub fn from_words(
+        config: Config,
+        width: CounterWidth,
+        m: u64,
+        k: u32,
+        words: Vec<u64>,
+    ) -> Result<CountingBloomFilter> {
+        Self::from_parts(config, width, m, k, words, Stats::default())
+    }
+
     /// A filter from its parts (what the reader decoded): `words` must be
     /// the packed counters of `m` counters of `width` bits, with zero
     /// padding after the last counter.
