@@ -47,6 +47,14 @@ pub fn counter_index(i: u64) -> u64 {
     i ^ 1
 }
 
+/// The Redis bit offset of bloomlab counter `i`, `4 · counter_index(i)`:
+/// scripts pass it to `BITFIELD ... u4` as is (below 2^32 for every
+/// `i < MAX_COUNTERS`), which saves building `#j` strings in Lua.
+#[inline]
+fn counter_bit(i: u64) -> u64 {
+    4 * counter_index(i)
+}
+
 /// A counting Bloom filter (4-bit counters, with remove) whose counters
 /// live in Redis, shared by every client that opens the same name.
 ///
@@ -176,7 +184,7 @@ impl RedisCountingBloomFilter {
     /// Inserts a typed key: increments its counters (saturating at 15);
     /// returns whether any counter changed.
     pub fn insert<T: Funnel + ?Sized>(&mut self, key: &T) -> Result<bool> {
-        self.h.pack(&[key], counter_index);
+        self.h.pack(&[key], counter_bit);
         Ok(self.h.per_key(&SCRIPTS.counting_insert, 1)?[0] != 0)
     }
 
@@ -186,7 +194,7 @@ impl RedisCountingBloomFilter {
         if keys.is_empty() {
             return Ok(0);
         }
-        self.h.pack_slice(keys, counter_index);
+        self.h.pack_slice(keys, counter_bit);
         let out = self.h.per_key(&SCRIPTS.counting_insert, keys.len())?;
         Ok(out.into_iter().filter(|&c| c != 0).count())
     }
@@ -206,7 +214,7 @@ impl RedisCountingBloomFilter {
         if keys.is_empty() {
             return Ok(Vec::new());
         }
-        self.h.pack_slice(keys, counter_index);
+        self.h.pack_slice(keys, counter_bit);
         let out = self.h.per_key(&SCRIPTS.counting_min, keys.len())?;
         Ok(out.into_iter().map(|c| c != 0).collect())
     }
@@ -217,7 +225,7 @@ impl RedisCountingBloomFilter {
         &mut self,
         key: &T,
     ) -> Result<u64> {
-        self.h.pack(&[key], counter_index);
+        self.h.pack(&[key], counter_bit);
         let min = self.h.per_key(&SCRIPTS.counting_min, 1)?[0];
         u64::try_from(min).map_err(|_| Error::UnexpectedReply {
             what: "count_estimate",
@@ -230,7 +238,7 @@ impl RedisCountingBloomFilter {
     /// skipped. A key with a zero counter is certainly absent:
     /// [`Error::NotPresent`], nothing changed.
     pub fn remove<T: Funnel + ?Sized>(&mut self, key: &T) -> Result<u32> {
-        self.h.pack(&[key], counter_index);
+        self.h.pack(&[key], counter_bit);
         let reply = match self.h.per_key(&SCRIPTS.counting_remove, 1) {
             Ok(reply) => reply,
             Err(Error::Redis(e))
@@ -245,7 +253,7 @@ impl RedisCountingBloomFilter {
                 };
                 return Err(Error::NotPresent {
                     name: self.h.name.clone(),
-                    counter: counter_index(at),
+                    counter: counter_index(at / 4),
                     probe,
                 });
             }

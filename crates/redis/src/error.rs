@@ -130,6 +130,31 @@ pub enum Error {
         /// What was wrong with the reply.
         detail: String,
     },
+    /// A non-scaling scalable filter is full and a key that is not
+    /// (apparently) present does not fit; the whole call changed nothing.
+    #[error(
+        "filter {name:?} is full: it does not scale and holds {capacity} \
+         items (key {at} of the batch does not fit; nothing was inserted)"
+    )]
+    Full {
+        /// The filter's name.
+        name: String,
+        /// Its one layer's capacity.
+        capacity: u64,
+        /// The position in the batch of the first key that does not fit.
+        at: usize,
+    },
+    /// From `bloomlab-scalable`: parameters it refuses, a layer the chain
+    /// cannot grow, a RedisBloom dump it cannot read or write.
+    #[error(transparent)]
+    Scalable(#[from] bloomlab_scalable::Error),
+    /// The server does not know a RedisBloom command: the module is not
+    /// loaded. Nothing was changed.
+    #[error("the server has no RedisBloom module ({command} unknown)")]
+    NoRedisBloom {
+        /// The command the server refused (`BF.SCANDUMP`, ...).
+        command: &'static str,
+    },
 }
 
 /// `Result` with this crate's [`Error`].

@@ -4,7 +4,10 @@
 
 use bloomlab_hash::{Family, Funnel, Indexer, Reduction, Strategy};
 use bloomlab_standard::Config;
-use redis::{Connection, RedisError, Script, ScriptInvocation};
+use redis::{
+    Cmd, Connection, ErrorKind, RedisError, RedisWrite, Script,
+    ScriptInvocation, ToRedisArgs,
+};
 
 use crate::scripts::{FIELDS, SCRIPTS};
 use crate::{Error, Result};
@@ -37,6 +40,8 @@ pub(crate) struct Handle {
     fields: [String; 8],
     /// The reusable buffer of packed offsets.
     pub(crate) buf: Vec<u8>,
+    /// The reusable mask of a dense batch (see [`Handle::dense_insert`]).
+    mask: Vec<u8>,
 }
 
 /// What distinguishes the filter kinds sharing this code.
@@ -105,6 +110,7 @@ impl Handle {
             indexer,
             fields,
             buf: Vec::new(),
+            mask: Vec::new(),
         })
     }
 
@@ -218,20 +224,24 @@ impl Handle {
         }
     }
 
-    /// Runs `script` over the packed offsets of `n` keys (`ARGV[9] = k`,
-    /// `ARGV[10]` = the offsets); expects one integer per key.
+    /// Runs `script` over the packed offsets of `n` keys: `KEYS =
+    /// [config, data]`, `ARGV` = the fields, `k`, then every offset in
+    /// `self.buf` as its own decimal argument; expects one integer per
+    /// key.
     pub(crate) fn per_key(
         &mut self,
         script: &Script,
         n: usize,
     ) -> Result<Vec<i64>> {
-        let buf = std::mem::take(&mut self.buf);
-        let k = self.indexer.k();
-        let reply: Result<Vec<i64>> = self.run(Op::Use, script, |inv| {
-            inv.arg(k).arg(&buf[..]);
-        });
-        self.buf = buf;
-        let reply = reply?;
+        let mut cmd = redis::cmd("EVALSHA");
+        cmd.arg(script.get_hash())
+            .arg(2)
+            .arg(&self.config_key)
+            .arg(&self.data_key)
+            .arg(&self.fields[..])
+            .arg(self.indexer.k())
+            .arg(Offsets(&self.buf));
+        let reply: Vec<i64> = self.eval(script, &cmd)?;
         if reply.len() != n {
             return Err(Error::UnexpectedReply {
                 what: "a batch",
@@ -239,6 +249,129 @@ impl Handle {
             });
         }
         Ok(reply)
+    }
+
+    /// Sends `cmd`, an `EVALSHA` of `script`; on `NOSCRIPT` (a restarted
+    /// or flushed server) loads the script and sends it once more.
+    fn eval<T: redis::FromRedisValue>(
+        &mut self,
+        script: &Script,
+        cmd: &Cmd,
+    ) -> Result<T> {
+        let reply = match cmd.query(&mut self.conn) {
+            Err(e) if e.kind() == ErrorKind::NoScriptError => script
+                .load(&mut self.conn)
+                .and_then(|_| cmd.query(&mut self.conn)),
+            reply => reply,
+        };
+        reply.map_err(|e| script_error(e, &self.name, Op::Use))
+    }
+
+    /// Whether a batch of the probes in `self.buf` is dense enough to
+    /// move the whole bitmap rather than touch each probe: the bitmap's
+    /// `ceil(m / 8)` bytes are at most `bytes_per_probe` per probe.
+    pub(crate) fn dense(&self, bytes_per_probe: u64) -> bool {
+        let probes = (self.buf.len() / 4) as u64;
+        self.indexer.m().div_ceil(8) <= probes.saturating_mul(bytes_per_probe)
+    }
+
+    /// The dense batch insert of a bit filter (offsets in `self.buf` are
+    /// Redis bit offsets, `k` per key): one
+    /// [`DENSE_INSERT`](crate::scripts::Scripts::dense_insert) script
+    /// that checks the config, replies the old bits the batch can touch,
+    /// and ORs in a mask of the batch's bits. Returns how many keys
+    /// changed a bit, counted as if inserted one by one (replayed here on
+    /// the old bits).
+    pub(crate) fn dense_insert(&mut self, scratch: &str) -> Result<usize> {
+        let len = self.mask_len()?;
+        self.mask.clear();
+        self.mask.resize(len, 0);
+        // The mask ends at the batch's last byte: BITOP pads the shorter
+        // operand with zeros.
+        let mut end = 0;
+        for o in offsets(&self.buf) {
+            if let Some(byte) = self.mask.get_mut(o >> 3) {
+                *byte |= 0x80 >> (o & 7);
+                end = end.max((o >> 3) + 1);
+            }
+        }
+        if end == 0 {
+            return Ok(0);
+        }
+        let script = &SCRIPTS.dense_insert;
+        let mut cmd = redis::cmd("EVALSHA");
+        cmd.arg(script.get_hash())
+            .arg(3)
+            .arg(&self.config_key)
+            .arg(&self.data_key)
+            .arg(scratch)
+            .arg(&self.fields[..])
+            .arg(&self.mask[..end]);
+        let mut old: Vec<u8> = self.eval(script, &cmd)?;
+        if old.len() > end {
+            return Err(Error::UnexpectedReply {
+                what: "a dense batch",
+                detail: format!("{} old bytes for {end}", old.len()),
+            });
+        }
+        old.resize(end, 0);
+        let k = self.indexer.k() as usize;
+        let mut changed = 0;
+        for key in self.buf.chunks_exact(4 * k) {
+            let mut fresh = false;
+            for o in offsets(key) {
+                if let Some(byte) = old.get_mut(o >> 3) {
+                    fresh |= *byte & (0x80 >> (o & 7)) == 0;
+                    *byte |= 0x80 >> (o & 7);
+                }
+            }
+            changed += usize::from(fresh);
+        }
+        Ok(changed)
+    }
+
+    /// The dense batch query of a bit filter: one
+    /// [`DENSE_CONTAINS`](crate::scripts::Scripts::dense_contains)
+    /// script checks the config and replies the bits; each key's probes
+    /// are looked up here. Answers one `bool` per key.
+    pub(crate) fn dense_contains(&mut self) -> Result<Vec<bool>> {
+        let len = self.mask_len()?;
+        let script = &SCRIPTS.dense_contains;
+        let mut cmd = redis::cmd("EVALSHA");
+        cmd.arg(script.get_hash())
+            .arg(2)
+            .arg(&self.config_key)
+            .arg(&self.data_key)
+            .arg(&self.fields[..])
+            .arg(len.saturating_sub(1));
+        let bits: Vec<u8> = self.eval(script, &cmd)?;
+        if bits.len() > len {
+            return Err(Error::UnexpectedReply {
+                what: "a dense query",
+                detail: format!("{} bytes for {len}", bits.len()),
+            });
+        }
+        let k = self.indexer.k() as usize;
+        Ok(self
+            .buf
+            .chunks_exact(4 * k)
+            .map(|key| {
+                offsets(key).all(|o| {
+                    bits.get(o >> 3)
+                        .is_some_and(|b| b & (0x80 >> (o & 7)) != 0)
+                })
+            })
+            .collect())
+    }
+
+    /// `ceil(m / 8)` as a length in memory.
+    fn mask_len(&self) -> Result<usize> {
+        let bytes = self.indexer.m().div_ceil(8);
+        usize::try_from(bytes).map_err(|_| Error::InvalidParameter {
+            name: "m",
+            value: self.indexer.m().to_string(),
+            reason: "the bitmap does not fit in this machine's memory",
+        })
     }
 
     /// Runs a script with `KEYS = [config, data]`, `ARGV = fields ++
@@ -344,4 +477,21 @@ pub(crate) fn bytes_of(words: &[u64], len: u64) -> Vec<u8> {
         words.iter().flat_map(|w| w.to_le_bytes()).collect();
     out.truncate(usize::try_from(len).unwrap_or(usize::MAX));
     out
+}
+
+/// The offsets packed in `buf` (little-endian `u32`s).
+fn offsets(buf: &[u8]) -> impl Iterator<Item = usize> + '_ {
+    buf.chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]) as usize)
+}
+
+/// Packed offsets written as one decimal argument each.
+struct Offsets<'a>(&'a [u8]);
+
+impl ToRedisArgs for Offsets<'_> {
+    fn write_redis_args<W: ?Sized + RedisWrite>(&self, out: &mut W) {
+        for c in self.0.chunks_exact(4) {
+            u32::from_le_bytes([c[0], c[1], c[2], c[3]]).write_redis_args(out);
+        }
+    }
 }

@@ -14,6 +14,18 @@ remove: 4-bit counters driven by `BITFIELD ... OVERFLOW SAT INCRBY u4`,
 saturating inside Redis, counter for counter the in-memory
 [`bloomlab_counting::CountingBloomFilter`]'s.
 
+[`RedisScalableBloomFilter`] keeps a scalable filter's growing chain of
+layers, one Redis string each, with the chain's state (layer count,
+per-layer shapes and counts) in a hash every client reads; a full layer
+is followed by a new one inside the Lua script, so concurrent clients
+never grow the chain twice, and layer `i` is layer `i` of the in-memory
+[`bloomlab_scalable::ScalableBloomFilter`], bit for bit.
+
+[`scandump`] and [`loadchunk`] exchange filters with the RedisBloom
+module (`BF.SCANDUMP` / `BF.LOADCHUNK`) through the scalable crate's
+RedisBloom preset; on a server without the module they fail with
+[`Error::NoRedisBloom`] and change nothing.
+
 # Example
 
 ```no_run
@@ -47,7 +59,9 @@ keeps them in one slot: `{name}:bits` (a string, bit `i` of the
 in-memory filter at offset [`redis_offset`]`(i)`) and `{name}:config` (a
 hash: `variant`, `version`, `m`, `k`, `family`, `seed`, `strategy`,
 `reduction`). A counting filter keeps its counters in `{name}:counters`
-instead (variant `counting-u4`).
+instead (variant `counting-u4`). A scalable filter keeps `{name}:config`
+(variant `scalable`), the chain hash `{name}:chain` and one string per
+layer, `{name}:layer:<i>`.
 
 # Errors and timeouts
 
@@ -63,6 +77,9 @@ mod counting;
 mod error;
 mod filter;
 mod handle;
+mod redisbloom;
+mod scalable;
+mod scalable_scripts;
 mod scripts;
 
 pub use bloomlab_standard::Config;
@@ -77,3 +94,11 @@ pub use filter::{
 };
 pub use handle::{CONFIG_VERSION, MAX_K, config_key};
 pub use redis;
+pub use redisbloom::{
+    LoadChunks, ScandumpReader, loadchunk, loadchunk_with, scandump,
+    scandump_with,
+};
+pub use scalable::{
+    MAX_LAYERS, RedisScalableBloomFilter, SCALABLE_VARIANT, ScalableInfo,
+    ScalableLayerInfo, chain_key, layer_key,
+};

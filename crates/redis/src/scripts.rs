@@ -1,11 +1,17 @@
 //! The Lua scripts: each checks the filter's keys and config hash, then
 //! touches the bits, atomically, in one round trip.
 //!
-//! Every script takes `KEYS = [config, bits]` and, as `ARGV[1..=8]`, this
-//! handle's values of [`FIELDS`] in that order. A script that finds the
-//! config missing, of the wrong type, or different replies with one of
-//! the `BLOOMLAB_*` error codes that [`crate::filter`] maps to typed
-//! errors; it changes nothing in that case.
+//! Every script takes `KEYS = [config, bits]` (the dense insert also a
+//! scratch key) and, as `ARGV[1..=8]`, this handle's values of [`FIELDS`]
+//! in that order. A script that finds the config missing, of the wrong
+//! type, or different replies with one of the `BLOOMLAB_*` error codes
+//! that [`crate::handle::script_error`] maps to typed errors; it checks
+//! before it writes, so it changes nothing in that case.
+//!
+//! Batch scripts take the probes' offsets as decimal strings, one `ARGV`
+//! each (see [`crate::handle::Handle::per_key`]): Redis turns a Lua
+//! string into a command argument by copying it, but formats a Lua
+//! number with `%.17g`, which dominated the cost of a batch.
 
 use std::sync::LazyLock;
 
@@ -84,57 +90,90 @@ redis.call('SETBIT', KEYS[2], ARGV[9], 0)
 return 1
 "#;
 
-/// `ARGV[9]`: `k`; `ARGV[10]`: the Redis bit offsets of every key, `k`
-/// per key, each a little-endian `u32`. Sets them; replies, per key,
-/// 1 if any of its bits was clear, else 0.
+/// `ARGV[9]`: `k`; `ARGV[10..]`: the Redis bit offsets of every key,
+/// `k` per key, each in decimal. Sets them; replies, per key, 1 if any
+/// of its bits was clear, else 0.
+///
+/// One `SETBIT` per probe, each offset a string straight from `ARGV`:
+/// handing Redis a Lua number costs a `%.17g` format per call (Redis
+/// 7.0), which made the earlier `struct.unpack` version twice as slow.
 const INSERT: &str = r#"
 local e = check(false)
 if e then
   return e
 end
 local k = tonumber(ARGV[9])
-local s = ARGV[10]
-local fmt = '<' .. string.rep('I4', k)
+local n = math.floor((#ARGV - 9) / k)
+local key = KEYS[2]
+local call = redis.call
 local out = {}
-local pos = 1
-for i = 1, #s / (4 * k) do
-  local v = {struct.unpack(fmt, s, pos)}
-  pos = v[k + 1]
+local b = 10
+for i = 1, n do
   local changed = 0
   for j = 1, k do
-    if redis.call('SETBIT', KEYS[2], v[j], 1) == 0 then
+    if call('SETBIT', key, ARGV[b], '1') == 0 then
       changed = 1
     end
+    b = b + 1
   end
   out[i] = changed
 end
 return out
 "#;
 
-/// As [`INSERT`], reading: replies, per key, 1 if all its bits are set.
+/// As [`INSERT`], reading: replies, per key, 1 if all its bits are set
+/// (stopping at its first clear bit).
 const CONTAINS: &str = r#"
 local e = check(false)
 if e then
   return e
 end
 local k = tonumber(ARGV[9])
-local s = ARGV[10]
-local fmt = '<' .. string.rep('I4', k)
+local n = math.floor((#ARGV - 9) / k)
+local key = KEYS[2]
+local call = redis.call
 local out = {}
-local pos = 1
-for i = 1, #s / (4 * k) do
-  local v = {struct.unpack(fmt, s, pos)}
-  pos = v[k + 1]
+local b = 10
+for i = 1, n do
   local all = 1
-  for j = 1, k do
-    if redis.call('GETBIT', KEYS[2], v[j]) == 0 then
+  for j = 0, k - 1 do
+    if call('GETBIT', key, ARGV[b + j]) == 0 then
       all = 0
       break
     end
   end
+  b = b + k
   out[i] = all
 end
 return out
+"#;
+
+/// The dense batch insert: `KEYS[3]` is the scratch key `{name}:tmp`,
+/// `ARGV[9]` a mask with the batch's bits set (Redis numbering), as long
+/// as the batch's last byte. Replies the bits the mask covers, as they
+/// were, then ORs the mask in with `BITOP`, whose cost is per byte of
+/// the bitmap, not per probe (the scratch key lives only inside the
+/// script).
+const DENSE_INSERT: &str = r#"
+local e = check(false)
+if e then
+  return e
+end
+local old = redis.call('GETRANGE', KEYS[2], 0, #ARGV[9] - 1)
+redis.call('SET', KEYS[3], ARGV[9])
+redis.call('BITOP', 'OR', KEYS[2], KEYS[2], KEYS[3])
+redis.call('DEL', KEYS[3])
+return old
+"#;
+
+/// The dense batch query: `ARGV[9]`, the last byte to read. Replies the
+/// bits up to it (shorter if the string is).
+const DENSE_CONTAINS: &str = r#"
+local e = check(false)
+if e then
+  return e
+end
+return redis.call('GETRANGE', KEYS[2], 0, ARGV[9])
 "#;
 
 /// Replies the bits string (nil when the bits key is missing).
@@ -197,28 +236,44 @@ redis.call('DEL', KEYS[1], KEYS[2])
 return 1
 "#;
 
-/// The counting filter's insert: as [`INSERT`], with 4-bit counter
-/// indices; `BITFIELD ... OVERFLOW SAT INCRBY u4` saturates counters at
-/// 15. Replies, per key, 1 if any of its counters changed.
+/// The counting filter's insert: as [`INSERT`], with the bit offsets of
+/// 4-bit counters (`4 · index`, so no `#` needs building in Lua). One
+/// `BITFIELD` per key: `OVERFLOW SAT`, then `GET u4` and `INCRBY u4 1`
+/// for each probe, so counters saturate at 15 and a probe that finds its
+/// counter at 15 changes nothing. Ops run in order, so a key probing one
+/// counter twice sees its own first increment. Replies, per key, 1 if
+/// any of its counters changed.
 const COUNTING_INSERT: &str = r#"
 local e = check(false)
 if e then
   return e
 end
 local k = tonumber(ARGV[9])
-local s = ARGV[10]
-local fmt = '<' .. string.rep('I4', k)
+local n = math.floor((#ARGV - 9) / k)
+local key = KEYS[2]
+local call = redis.call
+local args = {'OVERFLOW', 'SAT'}
+for j = 1, k do
+  local a = 2 + 7 * (j - 1)
+  args[a + 1] = 'GET'
+  args[a + 2] = 'u4'
+  args[a + 4] = 'INCRBY'
+  args[a + 5] = 'u4'
+  args[a + 7] = '1'
+end
 local out = {}
-local pos = 1
-for i = 1, #s / (4 * k) do
-  local v = {struct.unpack(fmt, s, pos)}
-  pos = v[k + 1]
+local b = 10
+for i = 1, n do
+  for j = 1, k do
+    local a = 2 + 7 * (j - 1)
+    args[a + 3] = ARGV[b]
+    args[a + 6] = ARGV[b]
+    b = b + 1
+  end
+  local r = call('BITFIELD', key, unpack(args))
   local changed = 0
   for j = 1, k do
-    local o = '#' .. v[j]
-    local r = redis.call('BITFIELD', KEYS[2], 'GET', 'u4', o,
-      'OVERFLOW', 'SAT', 'INCRBY', 'u4', o, 1)
-    if r[2] ~= r[1] then
+    if r[2 * j] ~= r[2 * j - 1] then
       changed = 1
     end
   end
@@ -227,23 +282,23 @@ end
 return out
 "#;
 
-/// Replies, per key, the minimum of its counters (0: absent).
+/// Replies, per key, the minimum of its counters (0: absent), stopping
+/// at its first zero counter. Offsets as for [`COUNTING_INSERT`].
 const COUNTING_MIN: &str = r#"
 local e = check(false)
 if e then
   return e
 end
 local k = tonumber(ARGV[9])
-local s = ARGV[10]
-local fmt = '<' .. string.rep('I4', k)
+local n = math.floor((#ARGV - 9) / k)
+local key = KEYS[2]
+local call = redis.call
 local out = {}
-local pos = 1
-for i = 1, #s / (4 * k) do
-  local v = {struct.unpack(fmt, s, pos)}
-  pos = v[k + 1]
+local b = 10
+for i = 1, n do
   local min = 15
-  for j = 1, k do
-    local c = redis.call('BITFIELD', KEYS[2], 'GET', 'u4', '#' .. v[j])[1]
+  for j = 0, k - 1 do
+    local c = call('BITFIELD', key, 'GET', 'u4', ARGV[b + j])[1]
     if c < min then
       min = c
     end
@@ -251,31 +306,31 @@ for i = 1, #s / (4 * k) do
       break
     end
   end
+  b = b + k
   out[i] = min
 end
 return out
 "#;
 
-/// Removes one key (its `k` counter indices in `ARGV[10]`): walks its
-/// probes in order, decrementing counters below 15 (a saturated counter
-/// stays); at a zero counter, replies `BLOOMLAB_NOTPRESENT probe index`
-/// and changes nothing. Replies a one-element array: the decrements
-/// skipped on saturated counters.
+/// Removes one key (its `k` counter bit offsets in `ARGV[10..]`): walks
+/// its probes in order, decrementing counters below 15 (a saturated
+/// counter stays); at a zero counter, replies `BLOOMLAB_NOTPRESENT probe
+/// offset` and changes nothing. Replies a one-element array: the
+/// decrements skipped on saturated counters.
 const COUNTING_REMOVE: &str = r#"
 local e = check(false)
 if e then
   return e
 end
 local k = tonumber(ARGV[9])
-local v = {struct.unpack('<' .. string.rep('I4', k), ARGV[10])}
 local seen = {}
 local dec = {}
 local skipped = 0
 for j = 1, k do
-  local o = v[j]
+  local o = ARGV[9 + j]
   local c = seen[o]
   if c == nil then
-    c = redis.call('BITFIELD', KEYS[2], 'GET', 'u4', '#' .. o)[1]
+    c = redis.call('BITFIELD', KEYS[2], 'GET', 'u4', o)[1]
   end
   if c == 0 then
     return redis.error_reply('BLOOMLAB_NOTPRESENT ' .. (j - 1) .. ' ' .. o)
@@ -289,7 +344,7 @@ for j = 1, k do
   seen[o] = c
 end
 for _, o in ipairs(dec) do
-  redis.call('BITFIELD', KEYS[2], 'INCRBY', 'u4', '#' .. o, -1)
+  redis.call('BITFIELD', KEYS[2], 'INCRBY', 'u4', o, '-1')
 end
 return {skipped}
 "#;
@@ -301,6 +356,8 @@ pub(crate) struct Scripts {
     pub(crate) counting_remove: Script,
     pub(crate) create: Script,
     pub(crate) insert: Script,
+    pub(crate) dense_insert: Script,
+    pub(crate) dense_contains: Script,
     pub(crate) contains: Script,
     pub(crate) export: Script,
     pub(crate) import: Script,
@@ -318,6 +375,8 @@ pub(crate) static SCRIPTS: LazyLock<Scripts> = LazyLock::new(|| Scripts {
     counting_remove: with_prelude(COUNTING_REMOVE),
     create: with_prelude(CREATE),
     insert: with_prelude(INSERT),
+    dense_insert: with_prelude(DENSE_INSERT),
+    dense_contains: with_prelude(DENSE_CONTAINS),
     contains: with_prelude(CONTAINS),
     export: with_prelude(EXPORT),
     import: with_prelude(IMPORT),

@@ -1,5 +1,7 @@
 //! A real `redis-server` on 127.0.0.1 and a random free port, in a
-//! temporary directory, killed when dropped.
+//! temporary directory, killed when dropped; for fault tests, killed
+//! (SIGKILL), stopped (SIGSTOP) and restarted on the same port and
+//! directory.
 
 use std::net::TcpListener;
 use std::path::Path;
@@ -15,10 +17,13 @@ const START_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// A running `redis-server`, killed on drop.
 pub(crate) struct RedisServer {
-    child: Child,
+    /// `None` between [`RedisServer::kill`] and [`RedisServer::restart`].
+    child: Option<Child>,
     port: u16,
     // Kept for the server's lifetime; removed on drop.
     dir: tempfile::TempDir,
+    /// The extra arguments, for restarts.
+    args: Vec<String>,
 }
 
 impl RedisServer {
@@ -27,20 +32,98 @@ impl RedisServer {
         RedisServer::start_with(&["--save", "", "--appendonly", "no"])
     }
 
+    /// A server that logs every write to its append-only file and
+    /// fsyncs it before replying, so a reply means the write survives a
+    /// kill.
+    #[allow(dead_code)]
+    pub(crate) fn start_durable() -> RedisServer {
+        RedisServer::start_with(&[
+            "--save",
+            "",
+            "--appendonly",
+            "yes",
+            "--appendfsync",
+            "always",
+        ])
+    }
+
     /// A server with extra arguments (persistence settings).
     pub(crate) fn start_with(args: &[&str]) -> RedisServer {
         let dir = tempfile::tempdir().unwrap();
+        let args: Vec<String> = args.iter().map(|&a| a.to_owned()).collect();
         // A port freed just before the server binds it may be taken by
         // another test in between: retry with another port.
         let mut last = String::new();
         for _ in 0..5 {
             let port = free_port();
-            match spawn(dir.path(), port, args) {
-                Ok(child) => return RedisServer { child, port, dir },
+            match spawn(dir.path(), port, &args) {
+                Ok(child) => {
+                    return RedisServer {
+                        child: Some(child),
+                        port,
+                        dir,
+                        args,
+                    };
+                }
                 Err(e) => last = e,
             }
         }
         panic!("could not start redis-server: {last}");
+    }
+
+    /// Kills the server with SIGKILL (no chance to flush anything) and
+    /// waits for it to be gone.
+    #[allow(dead_code)]
+    pub(crate) fn kill(&mut self) {
+        if let Some(mut child) = self.child.take() {
+            child.kill().unwrap();
+            child.wait().unwrap();
+        }
+    }
+
+    /// Starts the server again on the same port and directory, with the
+    /// same arguments: it reloads what it persisted there.
+    #[allow(dead_code)]
+    pub(crate) fn restart(&mut self) {
+        self.kill();
+        // The port was ours a moment ago; another test's server may grab
+        // it in between (unlikely): retry for a while.
+        let started = Instant::now();
+        loop {
+            match spawn(self.dir.path(), self.port, &self.args) {
+                Ok(child) => {
+                    self.child = Some(child);
+                    return;
+                }
+                Err(e) if started.elapsed() > START_TIMEOUT => {
+                    panic!("could not restart redis-server: {e}")
+                }
+                Err(_) => sleep(Duration::from_millis(50)),
+            }
+        }
+    }
+
+    /// Freezes the server (SIGSTOP): it keeps its connections open and
+    /// its kernel queues keep accepting bytes, but it answers nothing.
+    #[allow(dead_code)]
+    pub(crate) fn stop(&self) {
+        self.signal("-STOP");
+    }
+
+    /// Lets a stopped server run again (SIGCONT).
+    #[allow(dead_code)]
+    pub(crate) fn resume(&self) {
+        self.signal("-CONT");
+    }
+
+    fn signal(&self, sig: &str) {
+        let child = self.child.as_ref().expect("the server is not running");
+        let status = Command::new("kill")
+            .arg(sig)
+            .arg(child.id().to_string())
+            .status()
+            .unwrap();
+        assert!(status.success(), "kill {sig} failed: {status}");
     }
 
     /// `redis://127.0.0.1:PORT/`.
@@ -62,8 +145,11 @@ impl RedisServer {
 
 impl Drop for RedisServer {
     fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        // SIGKILL also ends a stopped server.
+        if let Some(mut child) = self.child.take() {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
     }
 }
 
@@ -82,7 +168,7 @@ fn free_port() -> u16 {
 
 /// Starts the server and waits for its PING; an error if it exits or
 /// does not answer in time.
-fn spawn(dir: &Path, port: u16, args: &[&str]) -> Result<Child, String> {
+fn spawn(dir: &Path, port: u16, args: &[String]) -> Result<Child, String> {
     let bin = which_redis();
     let mut child = Command::new(&bin)
         .arg("--port")

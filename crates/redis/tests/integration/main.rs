@@ -11,3 +11,11 @@ mod api;
 mod counting;
 // Threads and processes inserting disjoint sets into one filter.
 mod concurrency;
+// Killed, frozen and silent servers; what failed batches leave behind.
+mod faults;
+// RedisScalableBloomFilter: layers equal the in-memory chain's; errors;
+// concurrent growth by processes and threads.
+mod scalable;
+// RedisBloom interop: SCANDUMP/LOADCHUNK chunks against the recorded
+// vectors; a plain server without the module.
+mod redisbloom;
