@@ -1,31 +1,39 @@
 //! `bloomlab build`: a filter from an items file, saved in Guava's format
-//! or bloomlab's own.
+//! or bloomlab's own, or stored in Redis (`--redis URL --key NAME`).
 
 use std::path::PathBuf;
 
 use anyhow::{Context, Result, bail};
+use bloomlab_core::sizing::GuavaSizing;
 use bloomlab_counting::{CounterWidth, CountingBloomFilter};
 use bloomlab_hash::{Family, Reduction, Strategy};
 use bloomlab_partitioned::{
     AnyPartitioned, Config as PartitionedConfig, PartitionedBloomFilter,
 };
 use bloomlab_scalable::ScalableBloomFilter;
-use bloomlab_standard::{Builder, Format, Size, StandardFilter, guava};
+use bloomlab_standard::{
+    Builder, Config, Format, Size, StandardFilter, guava,
+};
 use serde_json::json;
 
 use crate::cmd::anyfilter::AnyFilter;
 use crate::cmd::funnel;
+use crate::cmd::redisfilter::{RedisArgs, RedisFilter, Spec, Target};
 use crate::output;
 
 /// Variants this build of `bloomlab build` can make.
 const VARIANTS: &str = "standard, blocked, counting, partitioned, scalable";
 
 #[derive(Debug, clap::Args)]
+#[command(group(
+    clap::ArgGroup::new("destination").required(true).args(["out", "redis"])
+))]
+#[command(after_help = REDIS_HELP)]
 pub(crate) struct Args {
     /// Filter variant: standard, blocked, counting, partitioned or
-    /// scalable.
-    #[arg(long)]
-    variant: String,
+    /// scalable; with --redis, standard (default), counting or scalable.
+    #[arg(long, required_unless_present = "redis")]
+    variant: Option<String>,
     /// A preset reproducing another library's filter: guava (variant
     /// standard: murmur3 x64_128, MITZ_64 or MITZ_32, Guava's sizing),
     /// hutool-bitmap or hutool-bitset (variant partitioned: hutool's
@@ -35,7 +43,7 @@ pub(crate) struct Args {
     /// Output format: guava (Guava's writeTo, Guava-compatible standard
     /// filters only) or native. Default: guava for --preset guava, else
     /// native.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "redis")]
     format: Option<String>,
     /// Index strategy (see `bloomlab list`).
     #[arg(long)]
@@ -84,17 +92,50 @@ pub(crate) struct Args {
     input: PathBuf,
     /// Where to save the filter (written to a temporary file, then
     /// renamed).
-    #[arg(long)]
-    out: PathBuf,
+    #[arg(
+        long,
+        conflicts_with_all = ["key", "redis_timeout_ms", "batch_size"]
+    )]
+    out: Option<PathBuf>,
+    #[command(flatten)]
+    redis: RedisArgs,
+    /// With --redis: items sent per round trip (each batch is inserted
+    /// atomically).
+    #[arg(
+        long,
+        requires = "redis",
+        default_value_t = 10_000,
+        value_parser = clap::value_parser!(u64).range(1..=1_000_000)
+    )]
+    batch_size: u64,
     /// Print the summary as JSON.
     #[arg(long)]
     json: bool,
 }
 
+impl Args {
+    /// `--variant`; only a `--redis` build may leave it out.
+    fn variant(&self) -> &str {
+        self.variant.as_deref().unwrap_or("standard")
+    }
+}
+
+/// What `build --help` says about Redis, below the flags.
+const REDIS_HELP: &str = "\
+With --redis URL --key NAME the filter is stored in Redis instead of a \
+file (variants standard, counting and scalable; --preset guava gives \
+Guava's bit positions, the scalable presets their own layers). If filter \
+NAME already exists with exactly the same parameters, the items are added \
+to it: several processes may build one filter, a shard each. If it \
+exists with other parameters (or is not a bloomlab filter), the build \
+fails and changes nothing. Items go in batches of --batch-size, one round \
+trip each; if a batch fails, the batches before it are stored and the \
+error says how many items that is.";
+
 pub(crate) fn run(args: Args) -> Result<()> {
     let funnel = funnel::parse(&args.funnel)?;
     // Read and convert every item before building anything, so a bad
-    // line fails fast and no file is written.
+    // line fails fast and no file is written (nor Redis touched).
     let lines = output::read_lines(&args.input)?;
     let keys = lines
         .iter()
@@ -105,6 +146,14 @@ pub(crate) fn run(args: Args) -> Result<()> {
             })
         })
         .collect::<Result<Vec<_>>>()?;
+
+    if let Some(target) = args.redis.target() {
+        return build_in_redis(&args, target, &keys);
+    }
+    // clap's "destination" group makes --out present without --redis.
+    let Some(out) = &args.out else {
+        bail!("give --out FILE or --redis URL --key NAME");
+    };
 
     let mut filter = make_filter(&args)?;
     if let Some(f) = &args.format {
@@ -118,13 +167,13 @@ pub(crate) fn run(args: Args) -> Result<()> {
         changed += usize::from(new);
     }
     let bytes = filter.to_bytes()?;
-    output::write_atomically(&args.out, &bytes)?;
+    output::write_atomically(out, &bytes)?;
 
     let format = filter.format();
     let f = filter.as_filter();
     if args.json {
         output::json_line(&json!({
-            "out": args.out.display().to_string(),
+            "out": out.display().to_string(),
             "format": format.to_string(),
             "variant": f.variant(),
             "items": keys.len(),
@@ -138,7 +187,7 @@ pub(crate) fn run(args: Args) -> Result<()> {
         println!(
             "wrote {} ({} format, {} bytes): {} filter, m = {}, k = {}, \
              {} items ({} changed bits)",
-            args.out.display(),
+            out.display(),
             format,
             bytes.len(),
             f.variant(),
@@ -151,6 +200,150 @@ pub(crate) fn run(args: Args) -> Result<()> {
     }
 }
 
+/// `--redis URL --key NAME`: creates the filter (or opens an identical
+/// one) and inserts `keys` in batches, one round trip each.
+fn build_in_redis(
+    args: &Args,
+    target: Target<'_>,
+    keys: &[Vec<u8>],
+) -> Result<()> {
+    // Every parameter is checked before connecting.
+    let spec = redis_spec(args)?;
+    let conn = target.connect()?;
+    let mut filter = RedisFilter::create(conn, target.key, spec)
+        .map_err(|e| target.error(e, "creating"))?;
+    let batch = usize::try_from(args.batch_size).unwrap_or(usize::MAX);
+    let mut changed = 0usize;
+    let mut done = 0usize;
+    for chunk in keys.chunks(batch) {
+        changed += filter.insert_many(chunk).map_err(|e| {
+            // Batches are atomic: those before this one are in, this
+            // one is not.
+            let what = format!(
+                "after storing {done} items, inserting items {}..={} of {} \
+                 into",
+                done + 1,
+                done + chunk.len(),
+                args.input.display(),
+            );
+            target.error(e, &what)
+        })?;
+        done += chunk.len();
+    }
+    let variant = filter.variant();
+    let (m, k) = filter.shape().map_err(|e| target.error(e, "reading"))?;
+    let redis_bytes =
+        filter.redis_bytes().map_err(|e| target.error(e, "measuring"))?;
+    let url = target.shown_url();
+    if args.json {
+        return output::json_line(&json!({
+            "redis": url,
+            "key": target.key,
+            "format": "redis",
+            "variant": variant,
+            "items": keys.len(),
+            "inserts_changing_bits": changed,
+            "m": m,
+            "k": k,
+            "redis_bytes": redis_bytes,
+        }));
+    }
+    let bytes = match redis_bytes {
+        Some(b) => format!("{b} bytes in Redis"),
+        None => "MEMORY USAGE refused".to_owned(),
+    };
+    println!(
+        "stored {url} key {} ({bytes}): {variant} filter, m = {m}, k = {k}, \
+         {} items ({changed} changed bits)",
+        target.key,
+        keys.len(),
+    );
+    Ok(())
+}
+
+/// What a `--redis` build creates: the same hashing and sizing as the
+/// file build given the same flags, without allocating the filter.
+fn redis_spec(args: &Args) -> Result<Spec> {
+    let variant = args.variant();
+    if args.block_bits.is_some() {
+        bail!("--block-bits is for blocked filters, not stored in Redis");
+    }
+    match args.preset.as_deref() {
+        // The file build's own checks and presets, then its parameters:
+        // only the first layer is allocated, to be dropped.
+        _ if variant == "scalable" => {
+            let AnyFilter::Scalable(f) =
+                scalable(args, args.preset.as_deref())?
+            else {
+                bail!("variant scalable did not build a scalable filter");
+            };
+            return Ok(Spec::Scalable(*f.config()));
+        }
+        Some("guava") => {
+            let (n, p, strategy) = guava_params(args)?;
+            let s = GuavaSizing::new(n, p)?;
+            return Ok(Spec::Standard {
+                config: Config::guava(strategy),
+                m: s.bit_size,
+                k: s.hash_functions,
+            });
+        }
+        Some(other) => bail!(
+            "preset {other:?} is not available with --redis for variant \
+             {variant}; it takes --preset guava (standard), and redisbloom, \
+             almeida or pybloom-live (scalable)"
+        ),
+        None if !args.preset_args.is_empty() => {
+            bail!("--preset-args needs a --preset")
+        }
+        None => {}
+    }
+    let config = config(args)?;
+    match variant {
+        "standard" => {
+            if args.counter_bits.is_some() {
+                bail!("--counter-bits is for counting filters");
+            }
+            let (m, k) = size(args)?.resolve()?;
+            Ok(Spec::Standard { config, m, k })
+        }
+        "counting" => {
+            if let Some(bits) = args.counter_bits
+                && CounterWidth::from_bits(bits)? != CounterWidth::Four
+            {
+                bail!(
+                    "a counting filter in Redis has 4-bit counters; drop \
+                     --counter-bits {bits}"
+                );
+            }
+            let (m, k) = size(args)?.resolve()?;
+            Ok(Spec::Counting { config, m, k })
+        }
+        other => bail!(
+            "variant {other:?} is not supported with --redis; use standard, \
+             counting or scalable"
+        ),
+    }
+}
+
+/// The hashing flags over the default configuration.
+fn config(args: &Args) -> Result<Config> {
+    let mut c = Config::default();
+    if let Some(f) = &args.family {
+        c.family = Family::from_name(f)?;
+    }
+    if let Some(s) = args.seed {
+        c.seed = s;
+    }
+    if let Some(s) = &args.strategy {
+        c.strategy = Strategy::from_name(s)?;
+    }
+    if let Some(r) = &args.reduction {
+        c.reduction = Reduction::from_name(r)?;
+    }
+    Ok(c)
+}
+
 /// The size asked for: `--n/--p`, `--m/--k`, or a preset's arguments.
 fn size(args: &Args) -> Result<Size> {
     match (args.n, args.p, args.m, args.k) {
@@ -161,7 +354,7 @@ fn size(args: &Args) -> Result<Size> {
 }
 
 fn make_filter(args: &Args) -> Result<AnyFilter> {
-    match (args.variant.as_str(), args.preset.as_deref()) {
+    match (args.variant(), args.preset.as_deref()) {
         (_, Some("guava")) => {
             return Ok(AnyFilter::Standard(
                 guava_preset(args)?,
@@ -182,35 +375,23 @@ fn make_filter(args: &Args) -> Result<AnyFilter> {
     if !args.preset_args.is_empty() {
         bail!("--preset-args needs a --preset");
     }
-    if args.variant == "partitioned" {
+    if args.variant() == "partitioned" {
         return partitioned(args);
     }
-    if args.counter_bits.is_some() && args.variant != "counting" {
+    if args.counter_bits.is_some() && args.variant() != "counting" {
         bail!("--counter-bits is for counting filters");
     }
-    if args.variant == "counting" {
+    if args.variant() == "counting" {
         return counting(args);
     }
-    if args.variant == "scalable" {
+    if args.variant() == "scalable" {
         return scalable(args, None);
     }
-    let mut b = Builder::sized(size(args)?);
-    if let Some(f) = &args.family {
-        b = b.family(Family::from_name(f)?);
-    }
-    if let Some(s) = args.seed {
-        b = b.seed(s);
-    }
-    if let Some(s) = &args.strategy {
-        b = b.strategy(Strategy::from_name(s)?);
-    }
-    if let Some(r) = &args.reduction {
-        b = b.reduction(Reduction::from_name(r)?);
-    }
+    let mut b = Builder::sized(size(args)?).config(config(args)?);
     if let Some(bits) = args.block_bits {
         b = b.block_bits(bits);
     }
-    let filter: StandardFilter = match args.variant.as_str() {
+    let filter: StandardFilter = match args.variant() {
         "standard" => b.build()?.into(),
         "blocked" => {
             if args.strategy.is_some() || args.reduction.is_some() {
@@ -272,19 +453,8 @@ fn counting(args: &Args) -> Result<AnyFilter> {
     let mut b = match size(args)? {
         Size::Rate { n, p } => CountingBloomFilter::builder(n, p),
         Size::Bits { m, k } => CountingBloomFilter::builder_counters(m, k),
-    };
-    if let Some(f) = &args.family {
-        b = b.family(Family::from_name(f)?);
     }
-    if let Some(s) = args.seed {
-        b = b.seed(s);
-    }
-    if let Some(s) = &args.strategy {
-        b = b.strategy(Strategy::from_name(s)?);
-    }
-    if let Some(r) = &args.reduction {
-        b = b.reduction(Reduction::from_name(r)?);
-    }
+    .config(config(args)?);
     if let Some(bits) = args.counter_bits {
         b = b.width(CounterWidth::from_bits(bits)?);
     }
@@ -431,10 +601,16 @@ fn hutool_preset(args: &Args) -> Result<AnyFilter> {
 
 /// `--preset guava`: `BloomFilter.create(funnel, n, p[, strategy])`.
 fn guava_preset(args: &Args) -> Result<StandardFilter> {
+    let (n, p, strategy) = guava_params(args)?;
+    Ok(guava::create(n, p, strategy)?.into())
+}
+
+/// `--preset guava`'s `(expectedInsertions, fpp, strategy)`, checked.
+fn guava_params(args: &Args) -> Result<(i64, f64, Strategy)> {
     if !args.preset_args.is_empty() && (args.n.is_some() || args.p.is_some()) {
         bail!("give --n/--p or --preset-args, not both");
     }
-    if args.variant != "standard" {
+    if args.variant() != "standard" {
         bail!("preset guava is a standard filter; use --variant standard");
     }
     if args.family.is_some() || args.reduction.is_some() || args.seed.is_some()
@@ -471,5 +647,5 @@ fn guava_preset(args: &Args) -> Result<StandardFilter> {
              --preset-args expectedInsertions,fpp"
         ),
     };
-    Ok(guava::create(n, p, strategy)?.into())
+    Ok((n, p, strategy))
 }

@@ -8,6 +8,7 @@ pub(crate) mod hash;
 pub(crate) mod inspect;
 pub(crate) mod list;
 pub(crate) mod query;
+mod redisfilter;
 pub(crate) mod report;
 pub(crate) mod run;
 pub(crate) mod theory;

@@ -11,6 +11,8 @@ mod filters;
 mod hash;
 // `bloomlab list`: the registry, by name.
 mod list;
+// `build`, `query`, `inspect` with `--redis`: a real redis-server.
+mod redis;
 // `bloomlab run` and `bloomlab report`: outputs, determinism, safety.
 mod run;
 // The scalable variant growing: columns, FPR at or under the target.
