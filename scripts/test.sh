@@ -24,6 +24,10 @@ cargo clippy --workspace --all-targets --locked -- -D warnings
 step "cargo test"
 cargo test --workspace --locked
 
+step "scalable growth 1,000 -> 1e6 at its target FPR (release: slow in debug)"
+cargo test --release --locked -p bloomlab-scalable --test integration -- \
+    --ignored
+
 step "bloomlab verify: every shipped experiment, run small, invariants held"
 cargo build --release --locked -q -p bloomlab-runner
 for experiment in experiments/*.toml; do

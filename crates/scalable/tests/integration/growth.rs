@@ -2,9 +2,9 @@
 //! under the target (within the 99.9% Clopper–Pearson interval).
 //!
 //! The 1e5 growth runs in the default (debug) suite. The 1e6 growth is
-//! `#[ignore]`d because debug builds are slow; run it with
-//! `cargo test -p bloomlab-scalable --release --test integration
-//! growth -- --ignored`.
+//! `#[ignore]`d because debug builds are slow; `scripts/test.sh` runs it
+//! in release: `cargo test -p bloomlab-scalable --release --test
+//! integration growth -- --ignored`.
 
 use bloomlab_core::stats::clopper_pearson;
 use bloomlab_scalable::{Config, Layout, ScalableBloomFilter};
