@@ -32,7 +32,7 @@ step "bloomlab verify: every shipped experiment, run small, invariants held"
 cargo build --release --locked -q -p bloomlab-runner
 for experiment in experiments/*.toml; do
     echo "verify $experiment"
-    ./target/release/bloomlab verify -q "$experiment"
+    "${CARGO_TARGET_DIR:-target}/release/bloomlab" verify -q "$experiment"
 done
 
 step "cargo doc (warnings are errors)"
