@@ -7,7 +7,7 @@
 //! [`Kernel`] is that choice made once, when the filter is built: a
 //! pair of function pointers, each monomorphic in the hash, `k` and the
 //! walk, with the hash inlined. One predicted indirect call per key
-//! replaces the dispatch (measured: about 3 ns a key at n = 1e6, see
+//! replaces the dispatch (measured: about 2 ns a key at n = 1e6, see
 //! `benches/benches/standard.rs`). The positions are
 //! [`Probes::ms_walk`](crate::Probes::ms_walk)'s, bit for bit; the
 //! `kernel_matches_probes` test checks that.
@@ -64,7 +64,11 @@ struct X128;
 impl Start for X64 {
     #[inline(always)]
     fn start(seed: u64, key: &[u8]) -> (u64, u64) {
-        let h = xxh3_64(key, seed);
+        // As for `X128`.
+        let h = match <&[u8; 8]>::try_from(key) {
+            Ok(k8) if seed == 0 => xxhash_rust::xxh3::xxh3_64(k8),
+            _ => xxh3_64(key, seed),
+        };
         (h, bloomlab_hash::strategy::mix64(h))
     }
 }
@@ -72,7 +76,13 @@ impl Start for X64 {
 impl Start for X128 {
     #[inline(always)]
     fn start(seed: u64, key: &[u8]) -> (u64, u64) {
-        let v = xxh3_128(key, seed);
+        // An 8-byte key (a funnelled `u64`/`i64`) takes XXH3's short path
+        // inlined, its length known (about 1 ns a key less); others call
+        // the full function.
+        let v = match <&[u8; 8]>::try_from(key) {
+            Ok(k8) if seed == 0 => xxhash_rust::xxh3::xxh3_128(k8),
+            _ => xxh3_128(key, seed),
+        };
         (v as u64, (v >> 64) as u64)
     }
 }
@@ -88,10 +98,9 @@ pub(crate) fn starter(hash: MsHash) -> StartFn {
     }
 }
 
-// The hashes are called, not inlined: inlined, every length path of XXH3
-// (up to its long-input loop) lands in each kernel, whose prologue then
-// saves and restores registers on every call; measured about 4 ns a key
-// slower at n = 1e6 than this direct call.
+// The hashes are called, not inlined (but for 8-byte keys, above):
+// inlined, each of the kernels would carry every length path of XXH3, up
+// to its long-input loop; called, the kernels stay small.
 #[inline(never)]
 fn xxh3_64(key: &[u8], seed: u64) -> u64 {
     // Seed 0 is the same function with the seed folded away.
