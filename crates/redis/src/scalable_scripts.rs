@@ -35,6 +35,7 @@ use std::sync::LazyLock;
 use redis::Script;
 
 use crate::MAX_LAYERS;
+use crate::scripts::COMMON;
 
 /// The config hash's fields, in the order scripts receive them.
 pub(crate) const FIELDS: [&str; 16] = [
@@ -64,13 +65,6 @@ local FIELDS = {'variant', 'version', 'n0', 'error', 'first-error',
   'family', 'seed', 'pairing', 'probe', 'reduction'}
 local NF = #FIELDS
 local SPEC = {'capacity', 'bits', 'modulus', 'k'}
-local function keytype(key)
-  return redis.call('TYPE', key)['ok']
-end
-local function wrongtype(expected, found, key)
-  return redis.error_reply('BLOOMLAB_WRONGTYPE ' .. expected .. ' '
-    .. found .. ' ' .. key)
-end
 local function field(name)
   for i = 1, NF do
     if FIELDS[i] == name then
@@ -97,16 +91,9 @@ local function check(create)
   if ct ~= 'hash' then
     return wrongtype('hash', ct, KEYS[1])
   end
-  local stored = redis.call('HMGET', KEYS[1], unpack(FIELDS))
-  for i = 1, NF do
-    local s = stored[i]
-    if s ~= ARGV[i] then
-      if not s then
-        s = '(missing)'
-      end
-      return redis.error_reply('BLOOMLAB_CONFIG ' .. FIELDS[i] .. ' '
-        .. s .. ' ' .. ARGV[i])
-    end
+  local e = config_differs(FIELDS)
+  if e then
+    return e
   end
   local ht = keytype(KEYS[2])
   if ht == 'none' then
@@ -600,7 +587,9 @@ pub(crate) struct Scripts {
 }
 
 fn with_prelude(body: &str) -> Script {
-    Script::new(&format!("local MAX_LAYERS = {MAX_LAYERS}\n{PRELUDE}{body}"))
+    Script::new(&format!(
+        "local MAX_LAYERS = {MAX_LAYERS}\n{COMMON}{PRELUDE}{body}"
+    ))
 }
 
 pub(crate) static SCRIPTS: LazyLock<Scripts> = LazyLock::new(|| Scripts {

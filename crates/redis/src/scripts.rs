@@ -29,14 +29,39 @@ pub(crate) const FIELDS: [&str; 8] = [
     "reduction",
 ];
 
-/// Shared by every script: `check(create)` returns an error reply, or
-/// `nil` and whether the filter is absent (only when `create`).
-const PRELUDE: &str = r#"
-local FIELDS = {'variant', 'version', 'm', 'k', 'family', 'seed',
-                'strategy', 'reduction'}
+/// Shared by the scripts of every filter kind (this file's and
+/// `scalable_scripts.rs`'): key types, and the config hash `KEYS[1]`
+/// compared with `ARGV[1..#fields]`.
+pub(crate) const COMMON: &str = r#"
 local function keytype(key)
   return redis.call('TYPE', key)['ok']
 end
+local function wrongtype(expected, found, key)
+  return redis.error_reply('BLOOMLAB_WRONGTYPE ' .. expected .. ' '
+    .. found .. ' ' .. key)
+end
+-- An error reply naming the first field whose stored value differs from
+-- the client's, or nil.
+local function config_differs(fields)
+  local stored = redis.call('HMGET', KEYS[1], unpack(fields))
+  for i = 1, #fields do
+    local s = stored[i]
+    if s ~= ARGV[i] then
+      if not s then
+        s = '(missing)'
+      end
+      return redis.error_reply('BLOOMLAB_CONFIG ' .. fields[i] .. ' '
+        .. s .. ' ' .. ARGV[i])
+    end
+  end
+end
+"#;
+
+/// Shared by every script of this file: `check(create)` returns an error
+/// reply, or `nil` and whether the filter is absent (only when `create`).
+const PRELUDE: &str = r#"
+local FIELDS = {'variant', 'version', 'm', 'k', 'family', 'seed',
+                'strategy', 'reduction'}
 local function check(create)
   local ct = keytype(KEYS[1])
   local bt = keytype(KEYS[2])
@@ -50,23 +75,14 @@ local function check(create)
     return redis.error_reply('BLOOMLAB_NOFILTER ' .. KEYS[1])
   end
   if ct ~= 'hash' then
-    return redis.error_reply('BLOOMLAB_WRONGTYPE hash ' .. ct .. ' '
-      .. KEYS[1])
+    return wrongtype('hash', ct, KEYS[1])
   end
   if bt ~= 'none' and bt ~= 'string' then
-    return redis.error_reply('BLOOMLAB_WRONGTYPE string ' .. bt .. ' '
-      .. KEYS[2])
+    return wrongtype('string', bt, KEYS[2])
   end
-  local stored = redis.call('HMGET', KEYS[1], unpack(FIELDS))
-  for i = 1, #FIELDS do
-    local s = stored[i]
-    if s ~= ARGV[i] then
-      if not s then
-        s = '(missing)'
-      end
-      return redis.error_reply('BLOOMLAB_CONFIG ' .. FIELDS[i] .. ' '
-        .. s .. ' ' .. ARGV[i])
-    end
+  local e = config_differs(FIELDS)
+  if e then
+    return e
   end
   return nil, false
 end
@@ -366,7 +382,7 @@ pub(crate) struct Scripts {
 }
 
 fn with_prelude(body: &str) -> Script {
-    Script::new(&format!("{PRELUDE}{body}"))
+    Script::new(&format!("{COMMON}{PRELUDE}{body}"))
 }
 
 pub(crate) static SCRIPTS: LazyLock<Scripts> = LazyLock::new(|| Scripts {
