@@ -2,7 +2,7 @@
 //! insert, member and non-member queries on random `u64` keys at
 //! n = 1e6 and 1e7, p = 1%, single thread (ns per key).
 //!
-//! * `bloomlab` (classic, default config: xxh3-64, enhanced double,
+//! * `bloomlab` (classic, default config: xxh3-128, enhanced double,
 //!   multiply-shift) vs `fastbloom` 0.17 (foldhash) and `bloomfilter` 3;
 //! * `bloomlab-many`: `contains_many` per key vs `fastbloom`'s `contains`;
 //! * `bloomlab-blocked` (512-bit blocks, 10 bits/key, k = 7) vs

@@ -4,6 +4,7 @@ use bloomlab_core::{Filter, theory};
 use bloomlab_hash::strategy::mix64;
 use bloomlab_hash::{Digest, Family, Funnel, Hasher};
 
+use crate::blocked_kernel::{self, BlockedKernel};
 use crate::classic::BATCH;
 use crate::{Builder, Error, Result};
 
@@ -23,11 +24,11 @@ pub const BLOCK_SCHEME: &str = "blocked-salted-multiply";
 /// block never straddles two lines.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[repr(C, align(64))]
-struct Line([u64; 8]);
+pub(crate) struct Line(pub(crate) [u64; 8]);
 
 /// Odd 32-bit multipliers, one per probe: the low halves of the first
 /// `k` outputs of SplitMix64 from state 0, with the low bit set.
-const SALTS: [u32; MAX_BLOCKED_K as usize] = salts();
+pub(crate) const SALTS: [u32; MAX_BLOCKED_K as usize] = salts();
 
 const fn salts() -> [u32; MAX_BLOCKED_K as usize] {
     let mut out = [0u32; MAX_BLOCKED_K as usize];
@@ -86,6 +87,9 @@ pub struct BlockedBloomFilter {
     /// log2 of the block size.
     shift: u32,
     k: u32,
+    /// The probe loops of this configuration, chosen once (see
+    /// `blocked_kernel`).
+    kernel: Option<BlockedKernel>,
 }
 
 impl BlockedBloomFilter {
@@ -127,6 +131,7 @@ impl BlockedBloomFilter {
             block_bits,
             shift,
             k,
+            kernel: blocked_kernel::for_config(family, block_bits, k),
         })
     }
 
@@ -245,6 +250,9 @@ impl BlockedBloomFilter {
     /// Inserts a key given as bytes; returns whether any bit changed.
     #[inline]
     pub fn insert_bytes(&mut self, key: &[u8]) -> bool {
+        if let Some(kernel) = self.kernel {
+            return (kernel.insert)(self.hasher.seed(), &mut self.lines, key);
+        }
         let d = self.digest(key);
         self.insert_digest(d)
     }
@@ -252,6 +260,9 @@ impl BlockedBloomFilter {
     /// Whether a key given as bytes may have been inserted.
     #[inline]
     pub fn contains_bytes(&self, key: &[u8]) -> bool {
+        if let Some(kernel) = self.kernel {
+            return (kernel.query)(self.hasher.seed(), &self.lines, key);
+        }
         self.contains_digest(self.digest(key))
     }
 
@@ -323,6 +334,11 @@ impl BlockedBloomFilter {
     /// Inserts many keys, hashing a batch ahead of setting its bits;
     /// returns how many inserts changed a bit.
     pub fn insert_many<T: Funnel>(&mut self, keys: &[T]) -> usize {
+        if self.kernel.is_some() {
+            // One line a key: nothing for a batch to overlap that the
+            // out-of-order core does not already.
+            return keys.iter().filter(|k| self.insert(*k)).count();
+        }
         let mut count = 0;
         let mut ds = [Digest::default(); BATCH];
         for chunk in keys.chunks(BATCH) {
@@ -338,6 +354,12 @@ impl BlockedBloomFilter {
 
     /// Answers `contains` for many keys into `out`.
     pub fn contains_many<T: Funnel>(&self, keys: &[T], out: &mut [bool]) {
+        if self.kernel.is_some() {
+            for (k, o) in keys.iter().zip(out.iter_mut()) {
+                *o = self.contains(k);
+            }
+            return;
+        }
         let mut ds = [Digest::default(); BATCH];
         for (chunk, outs) in keys.chunks(BATCH).zip(out.chunks_mut(BATCH)) {
             for (d, key) in ds.iter_mut().zip(chunk) {

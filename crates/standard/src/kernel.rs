@@ -31,23 +31,25 @@ pub(crate) const MAX_KERNEL_K: u32 = 16;
 /// and leave one well-predicted branch.
 pub(crate) const BRANCH_FREE: u32 = 4;
 
-/// A filter's chosen probe loops.
+/// A filter's chosen probe loops (the classic filter's by default; the
+/// blocked filter's are `Kernel<blocked_kernel::QueryFn, ..>`).
 #[derive(Clone, Copy)]
-pub(crate) struct Kernel {
-    pub(crate) query: QueryFn,
-    pub(crate) insert: InsertFn,
+pub(crate) struct Kernel<Q = QueryFn, I = InsertFn> {
+    pub(crate) query: Q,
+    pub(crate) insert: I,
 }
 
-// A kernel is a function of the probes, which the filters compare.
-impl PartialEq for Kernel {
-    fn eq(&self, _: &Kernel) -> bool {
+// A kernel is a function of the filter's configuration, which the
+// filters compare themselves.
+impl<Q, I> PartialEq for Kernel<Q, I> {
+    fn eq(&self, _: &Kernel<Q, I>) -> bool {
         true
     }
 }
 
-impl Eq for Kernel {}
+impl<Q, I> Eq for Kernel<Q, I> {}
 
-impl std::fmt::Debug for Kernel {
+impl<Q, I> std::fmt::Debug for Kernel<Q, I> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str("Kernel")
     }
@@ -65,10 +67,7 @@ impl Start for X64 {
     #[inline(always)]
     fn start(seed: u64, key: &[u8]) -> (u64, u64) {
         // As for `X128`.
-        let h = match <&[u8; 8]>::try_from(key) {
-            Ok(k8) if seed == 0 => xxhash_rust::xxh3::xxh3_64(k8),
-            _ => xxh3_64(key, seed),
-        };
+        let h = xxh3_64_key(seed, key);
         (h, bloomlab_hash::strategy::mix64(h))
     }
 }
@@ -76,14 +75,28 @@ impl Start for X64 {
 impl Start for X128 {
     #[inline(always)]
     fn start(seed: u64, key: &[u8]) -> (u64, u64) {
-        // An 8-byte key (a funnelled `u64`/`i64`) takes XXH3's short path
-        // inlined, its length known (about 1 ns a key less); others call
-        // the full function.
-        let v = match <&[u8; 8]>::try_from(key) {
-            Ok(k8) if seed == 0 => xxhash_rust::xxh3::xxh3_128(k8),
-            _ => xxh3_128(key, seed),
-        };
+        let v = xxh3_128_key(seed, key);
         (v as u64, (v >> 64) as u64)
+    }
+}
+
+/// XXH3-64 of `key` with `seed`. An 8-byte key (a funnelled `u64`/`i64`)
+/// takes XXH3's short path inlined, its length known (about 1 ns a key
+/// less); others call the full function.
+#[inline(always)]
+pub(crate) fn xxh3_64_key(seed: u64, key: &[u8]) -> u64 {
+    match <&[u8; 8]>::try_from(key) {
+        Ok(k8) if seed == 0 => xxhash_rust::xxh3::xxh3_64(k8),
+        _ => xxh3_64(key, seed),
+    }
+}
+
+/// XXH3-128 of `key` with `seed`, as [`xxh3_64_key`].
+#[inline(always)]
+pub(crate) fn xxh3_128_key(seed: u64, key: &[u8]) -> u128 {
+    match <&[u8; 8]>::try_from(key) {
+        Ok(k8) if seed == 0 => xxhash_rust::xxh3::xxh3_128(k8),
+        _ => xxh3_128(key, seed),
     }
 }
 

@@ -73,6 +73,7 @@ count, trailing bytes or a bad checksum are [`Error`]s.
 
 mod atomic;
 mod blocked;
+mod blocked_kernel;
 mod builder;
 mod classic;
 mod config;

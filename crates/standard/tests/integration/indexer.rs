@@ -1,5 +1,5 @@
 use bloomlab_hash::{Family, Indexer, Reduction, Strategy};
-use bloomlab_standard::{BloomFilter, Config};
+use bloomlab_standard::{BlockedBloomFilter, BloomFilter, Config};
 
 /// Every family × strategy × reduction the indexer accepts: the filter's
 /// positions (fast paths included) equal `Indexer::indices`, and its
@@ -117,6 +117,66 @@ fn kernel_matches_probes() {
                             .iter()
                             .all(|&i| f.bit_array().get(i));
                         assert_eq!(f.contains_bytes(key), all);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The blocked filter's one-line kernels set and test exactly the bits of
+/// `positions` (the generic path), for every `k` with a kernel and one
+/// past it, both XXH3 families, seeds 0 and not, keys of each XXH3
+/// length class; other block sizes and families take the generic path.
+#[test]
+fn blocked_kernel_matches_generic() {
+    let keys: Vec<Vec<u8>> = (0..30u64)
+        .map(|i| match i % 3 {
+            0 => i.to_le_bytes().to_vec(),
+            1 => format!("a somewhat longer key, number {i}").into_bytes(),
+            _ => vec![i as u8; 300 + i as usize],
+        })
+        .collect();
+    let families = [Family::Xxh3_64, Family::Xxh3_128, Family::Murmur64A];
+    for family in families {
+        for block_bits in [512, 256] {
+            for seed in [0i128, 12_345] {
+                for k in 1..=17u32 {
+                    let empty = BlockedBloomFilter::with_config(
+                        family, seed, 8192, k, block_bits,
+                    )
+                    .unwrap();
+                    let set_bits = |f: &BlockedBloomFilter| -> Vec<u64> {
+                        f.words()
+                            .enumerate()
+                            .flat_map(|(w, word)| {
+                                (0..64u64)
+                                    .filter(move |b| word >> b & 1 == 1)
+                                    .map(move |b| w as u64 * 64 + b)
+                            })
+                            .collect()
+                    };
+                    for key in &keys {
+                        let mut f = empty.clone();
+                        let mut want = f.positions(&key[..]);
+                        want.sort_unstable();
+                        want.dedup();
+                        assert!(f.insert_bytes(key));
+                        assert_eq!(set_bits(&f), want, "{family} k={k}");
+                        assert!(f.contains_bytes(key));
+                        assert!(!f.insert_bytes(key));
+                    }
+                    let mut f = empty.clone();
+                    for key in keys.iter().step_by(2) {
+                        f.insert_bytes(key);
+                    }
+                    let set = set_bits(&f);
+                    for key in &keys {
+                        let all = f
+                            .positions(&key[..])
+                            .iter()
+                            .all(|i| set.binary_search(i).is_ok());
+                        assert_eq!(f.contains_bytes(key), all, "k={k}");
                     }
                 }
             }
