@@ -6,8 +6,7 @@ use bloomlab_hash::{Digest, Funnel};
 
 use crate::config::Probes;
 use crate::kernel::{
-    self, BRANCH_FREE, Kernel, MAX_KERNEL_K, query, query_head, query_tail,
-    set, unrolled,
+    self, Kernel, MAX_KERNEL_K, ROUND_BATCH, query, query_many, set, unrolled,
 };
 use crate::{Builder, Config, Error, Result};
 
@@ -15,28 +14,6 @@ use crate::{Builder, Config, Error, Result};
 /// memory accesses in flight to hide DRAM latency, few enough to stay on
 /// the stack.
 pub(crate) const BATCH: usize = 16;
-
-/// A batch of walks: the heads of all first (their loads independent,
-/// so their cache misses overlap), then the tails of the keys that
-/// passed.
-#[inline(always)]
-fn query_batch<const K: u32, const E: bool>(
-    words: &[u64],
-    m: u64,
-    walks: &mut [(u64, u64)],
-    out: &mut [bool],
-) {
-    for (w, o) in walks.iter_mut().zip(out.iter_mut()) {
-        *o = query_head::<K, E>(words, m, &mut w.0, &mut w.1) == 1;
-    }
-    if K > BRANCH_FREE {
-        for (w, o) in walks.iter().zip(out.iter_mut()) {
-            if *o {
-                *o = query_tail::<K, E>(words, m, w.0, w.1);
-            }
-        }
-    }
-}
 
 /// A classic Bloom filter over one [`BitArray`] (Guava's layout: bit `i`
 /// is bit `i & 63` of word `i >> 6`).
@@ -245,14 +222,50 @@ impl BloomFilter {
     }
 
     /// Answers [`BloomFilter::contains`] for many keys into `out` (as many
-    /// as the shorter of the two). Keys are hashed a batch at a time and
-    /// probed without data-dependent branches for the first probes, so
-    /// the cache misses of a batch overlap: on filters larger than the CPU
-    /// cache this is several times faster per key than `contains`.
+    /// as the shorter of the two).
+    ///
+    /// Keys are hashed 256 at a time; a first pass tests the first two
+    /// probes of every key without a branch on the bits, a second the
+    /// rest for the keys that passed. The cache misses of a pass overlap,
+    /// and a non-member usually stops after two probes. Measured at
+    /// n = 1e7 (a filter beyond the L2 cache), per key: non-members about
+    /// 1.5x faster than `contains` one key at a time; members, which cost
+    /// their `k` loads either way, about the same
+    /// (`benches/benches/standard.rs`).
+    ///
+    /// ```
+    /// use bloomlab_standard::BloomFilter;
+    ///
+    /// let mut f = BloomFilter::new(1000, 0.01)?;
+    /// f.insert_many(&[1u64, 2, 3]);
+    /// let mut out = [false; 3];
+    /// f.contains_many(&[1u64, 2, 99], &mut out);
+    /// assert_eq!(&out[..2], [true, true]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn contains_many<T: Funnel>(&self, keys: &[T], out: &mut [bool]) {
         if !self.probes.digest_only() {
             for (k, o) in keys.iter().zip(out.iter_mut()) {
                 *o = self.contains(k);
+            }
+            return;
+        }
+        let k = self.hash_count();
+        if let Some((start, e)) = self.probes.ms_starter()
+            && k <= MAX_KERNEL_K
+        {
+            let (seed, m, words) =
+                (self.probes.seed(), self.bits(), self.bits.words());
+            let mut walks = [(0u64, 0u64); ROUND_BATCH];
+            for (chunk, outs) in
+                keys.chunks(ROUND_BATCH).zip(out.chunks_mut(ROUND_BATCH))
+            {
+                let n = chunk.len().min(outs.len());
+                for (w, key) in walks.iter_mut().zip(&chunk[..n]) {
+                    *w = key.with_bytes(|b| start(seed, b));
+                }
+                let (walks, outs) = (&walks[..n], &mut outs[..n]);
+                unrolled!(k, e, query_many(words, m, walks, outs), ());
             }
             return;
         }
@@ -277,23 +290,6 @@ impl BloomFilter {
 
     #[inline]
     fn contains_digests(&self, ds: &[Digest], out: &mut [bool]) {
-        let (k, m) = (self.hash_count(), self.bits());
-        if let Some(Some((_, _, e))) =
-            ds.first().map(|&d| self.probes.ms_walk(d))
-            && k <= MAX_KERNEL_K
-        {
-            let mut walks = [(0u64, 0u64); BATCH];
-            let n = ds.len().min(BATCH);
-            for (w, &d) in walks.iter_mut().zip(ds) {
-                if let Some((x, y, _)) = self.probes.ms_walk(d) {
-                    *w = (x, y);
-                }
-            }
-            let words = self.bits.words();
-            let (walks, out) = (&mut walks[..n], &mut out[..n]);
-            unrolled!(k, e, query_batch(words, m, walks, out), ());
-            return;
-        }
         // First pass: the first two probes of every key, without early
         // exit, so their cache misses are all in flight at once.
         for (&d, o) in ds.iter().zip(out.iter_mut()) {

@@ -150,8 +150,64 @@ pub(crate) fn step<const E: bool>(x: &mut u64, y: &mut u64, i: u32) {
 
 /// Bit `p` of `words`, as 0 or 1 in the low bit (other bits garbage).
 #[inline(always)]
-fn bit(words: &[u64], p: u64) -> u64 {
+pub(crate) fn bit(words: &[u64], p: u64) -> u64 {
     words[(p >> 6) as usize] >> (p & 63)
+}
+
+/// Keys a [`query_many`] pass holds: enough that the loads of a pass,
+/// all in flight together, hide the latency of the pass before.
+pub(crate) const ROUND_BATCH: usize = 256;
+
+/// Probes of every key tested in [`query_many`]'s first pass.
+const FIRST_PASS: u32 = 2;
+
+/// Whether every probe of each walk is set, for a batch of keys in two
+/// passes. The first tests the first two probes of every key, without a
+/// branch on the bits, and keeps the keys that passed (at the optimal
+/// fill about a quarter of the non-members); its loads are independent,
+/// so their cache misses overlap. The second runs the remaining probes
+/// of the survivors as [`query`] does.
+#[inline(always)]
+pub(crate) fn query_many<const K: u32, const E: bool>(
+    words: &[u64],
+    m: u64,
+    walks: &[(u64, u64)],
+    out: &mut [bool],
+) {
+    let n = walks.len().min(out.len()).min(ROUND_BATCH);
+    out[..n].fill(false);
+    let mut live = [0u16; ROUND_BATCH];
+    let mut alive = 0;
+    for (idx, &(x, y)) in walks[..n].iter().enumerate() {
+        let mut all = 1;
+        for i in 0..K.min(FIRST_PASS) {
+            all &= bit(words, reduce(probe_at::<E>(x, y, i), m));
+        }
+        live[alive] = idx as u16;
+        alive += (all & 1) as usize;
+    }
+    for &idx in &live[..alive] {
+        let (x, y) = walks[usize::from(idx)];
+        let mut all = 1;
+        let head = K.min(FIRST_PASS + BRANCH_FREE);
+        for i in K.min(FIRST_PASS)..head {
+            all &= bit(words, reduce(probe_at::<E>(x, y, i), m));
+        }
+        out[usize::from(idx)] = all & 1 == 1
+            && (head..K).all(|i| {
+                bit(words, reduce(probe_at::<E>(x, y, i), m)) & 1 == 1
+            });
+    }
+}
+
+/// Probe `i` of the walk from `(x, y)` in closed form: `i` steps of
+/// [`step`] add `i·y` and, if enhanced, `(i³ - i) / 6` (the sum of the
+/// increments `1 + 2 + .. + j` for `j < i`), all modulo 2^64.
+#[inline(always)]
+pub(crate) fn probe_at<const E: bool>(x: u64, y: u64, i: u32) -> u64 {
+    let i = u64::from(i);
+    let x = x.wrapping_add(y.wrapping_mul(i));
+    if E { x.wrapping_add((i * i * i - i) / 6) } else { x }
 }
 
 /// The first `min(K, BRANCH_FREE)` probes of a walk, without branches;
@@ -287,4 +343,27 @@ fn insert_x64<const K: u32, const E: bool>() -> Option<InsertFn> {
 
 fn insert_x128<const K: u32, const E: bool>() -> Option<InsertFn> {
     Some(key_insert::<X128, K, E>)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{probe_at, step};
+
+    /// `probe_at` is `i` steps of the walk, for both walks and random
+    /// starts (wrapping included).
+    #[test]
+    fn probe_at_is_the_walk() {
+        let mut s = 0x9e37_79b9_7f4a_7c15u64;
+        for _ in 0..1000 {
+            s = bloomlab_hash::strategy::mix64(s);
+            let (x0, y0) = (s, bloomlab_hash::strategy::mix64(!s));
+            let (mut x, mut y, mut xe, mut ye) = (x0, y0, x0, y0);
+            for i in 0..64 {
+                assert_eq!(probe_at::<false>(x0, y0, i), x);
+                assert_eq!(probe_at::<true>(x0, y0, i), xe);
+                step::<false>(&mut x, &mut y, i);
+                step::<true>(&mut xe, &mut ye, i);
+            }
+        }
+    }
 }
