@@ -21,7 +21,7 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use crate::{Error, Result};
+use crate::{Error, Result, Words};
 
 /// Number of 64-bit words needed for `bits` bits, with the checks every
 /// constructor shares: at least one bit, and an allocation this platform
@@ -82,7 +82,7 @@ fn check_words(bits: u64, words: &[u64]) -> Result<()> {
 /// A fixed-size array of bits stored in 64-bit words.
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub struct BitArray {
-    words: Vec<u64>,
+    words: Words,
     bits: u64,
 }
 
@@ -100,7 +100,11 @@ impl BitArray {
     /// array could not be allocated on this platform.
     pub fn new(bits: u64) -> Result<BitArray> {
         let words = words_for(bits)?;
-        Ok(BitArray { words: zeroed(bits, words, 0u64)?, bits })
+        let words = Words::zeroed(words).ok_or(Error::AllocationFailed {
+            bits,
+            bytes: (words as u64).saturating_mul(8),
+        })?;
+        Ok(BitArray { words, bits })
     }
 
     /// An array from its words (as [`BitArray::words`] returns them).
@@ -108,7 +112,7 @@ impl BitArray {
     /// bit at or beyond `bits` is set.
     pub fn from_words(bits: u64, words: Vec<u64>) -> Result<BitArray> {
         check_words(bits, &words)?;
-        Ok(BitArray { words, bits })
+        Ok(BitArray { words: Words::from_vec(words), bits })
     }
 
     /// Length in bits.
@@ -125,7 +129,7 @@ impl BitArray {
 
     /// Consumes the array, returning its words.
     pub fn into_words(self) -> Vec<u64> {
-        self.words
+        self.words.into_vec()
     }
 
     /// Whether bit `i` is set. `i` must be below [`BitArray::bit_len`];
@@ -191,7 +195,7 @@ impl BitArray {
     /// `self |= other`. Errors when the lengths differ.
     pub fn union_with(&mut self, other: &BitArray) -> Result<()> {
         self.same_len(other.bits)?;
-        for (a, b) in self.words.iter_mut().zip(&other.words) {
+        for (a, b) in self.words.iter_mut().zip(other.words.iter()) {
             *a |= b;
         }
         Ok(())
@@ -200,7 +204,7 @@ impl BitArray {
     /// `self &= other`. Errors when the lengths differ.
     pub fn intersect_with(&mut self, other: &BitArray) -> Result<()> {
         self.same_len(other.bits)?;
-        for (a, b) in self.words.iter_mut().zip(&other.words) {
+        for (a, b) in self.words.iter_mut().zip(other.words.iter()) {
             *a &= b;
         }
         Ok(())
@@ -278,7 +282,7 @@ impl Clone for AtomicBitArray {
 impl From<BitArray> for AtomicBitArray {
     fn from(a: BitArray) -> Self {
         AtomicBitArray {
-            words: a.words.into_iter().map(AtomicU64::new).collect(),
+            words: a.words.iter().map(|&w| AtomicU64::new(w)).collect(),
             bits: a.bits,
         }
     }
@@ -340,11 +344,9 @@ impl AtomicBitArray {
     /// A plain copy of the current bits.
     pub fn to_bit_array(&self) -> BitArray {
         BitArray {
-            words: self
-                .words
-                .iter()
-                .map(|w| w.load(Ordering::Relaxed))
-                .collect(),
+            words: Words::from_vec(
+                self.words.iter().map(|w| w.load(Ordering::Relaxed)).collect(),
+            ),
             bits: self.bits,
         }
     }

@@ -15,6 +15,8 @@ crate, so each module has one job and every formula names its source:
 * [`stats`]: Clopper–Pearson and Wilson intervals for an empirical
   false-positive rate, and the sample sizes they need.
 * [`Filter`]: the object-safe trait the experiment runner drives.
+* [`words`]: [`Words`], the word storage of large filters, in huge pages
+  on Linux.
 
 # Example
 
@@ -52,7 +54,9 @@ mod filter;
 pub mod sizing;
 pub mod stats;
 pub mod theory;
+pub mod words;
 
 pub use bits::{AtomicBitArray, BitArray};
 pub use error::{Error, Result};
 pub use filter::Filter;
+pub use words::Words;

@@ -1,7 +1,7 @@
 //! The counting Bloom filter: packed counters, insert, remove, sticky
 //! saturation, and the conversion to a standard filter.
 
-use bloomlab_core::{BitArray, Filter, theory};
+use bloomlab_core::{BitArray, Filter, Words, theory};
 use bloomlab_hash::{Digest, Family, Funnel, Reduction, Strategy};
 use bloomlab_standard::{BloomFilter, Config, Size};
 
@@ -142,7 +142,7 @@ impl Stats {
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CountingBloomFilter {
-    words: Vec<u64>,
+    words: Words,
     width: CounterWidth,
     probes: Probes,
     stats: Stats,
@@ -348,6 +348,7 @@ impl CountingBloomFilter {
             ));
         }
         let kernel = Kernel::new(probes.inner(), width.log2());
+        let words = Words::from_vec(words);
         Ok(CountingBloomFilter { words, width, probes, stats, kernel })
     }
 
@@ -795,7 +796,7 @@ fn check_k(k: u32) -> Result<()> {
 
 /// Zeroed words for `m` counters, or an error (not an abort) when they
 /// cannot be allocated.
-fn zeroed_words(width: CounterWidth, m: u64) -> Result<Vec<u64>> {
+fn zeroed_words(width: CounterWidth, m: u64) -> Result<Words> {
     if m == 0 {
         return Err(Error::invalid("m", m, "must be at least 1"));
     }
@@ -803,11 +804,8 @@ fn zeroed_words(width: CounterWidth, m: u64) -> Result<Vec<u64>> {
         .words_for(m)
         .and_then(|w| usize::try_from(w).ok())
         .ok_or_else(|| Error::invalid("m", m, "too large for this machine"))?;
-    let mut v: Vec<u64> = Vec::new();
-    v.try_reserve_exact(words)
-        .map_err(|_| Error::invalid("m", m, "cannot allocate the counters"))?;
-    v.resize(words, 0);
-    Ok(v)
+    Words::zeroed(words)
+        .ok_or_else(|| Error::invalid("m", m, "cannot allocate the counters"))
 }
 
 impl Filter for CountingBloomFilter {
