@@ -1,6 +1,7 @@
 /*!
 The ground floor of bloomlab's maths: bit storage, sizing, theory and
-statistics, and the [`Filter`] trait every filter implements.
+statistics, the [`Filter`] trait every filter implements, and the byte
+framing every file format shares.
 
 Everything a chart or a report prints about a Bloom filter rests on this
 crate, so each module has one job and every formula names its source:
@@ -17,6 +18,8 @@ crate, so each module has one job and every formula names its source:
 * [`Filter`]: the object-safe trait the experiment runner drives.
 * [`words`]: [`Words`], the word storage of large filters, in huge pages
   on Linux.
+* [`framing`]: the byte framing of bloomlab's file formats, a
+  bounds-checked reader, a checksumming writer and the checksum.
 
 # Example
 
@@ -51,6 +54,7 @@ assert!((exact.value / classical - 1.0).abs() < 1e-5);
 pub mod bits;
 mod error;
 mod filter;
+pub mod framing;
 pub mod sizing;
 pub mod stats;
 pub mod theory;
