@@ -1,5 +1,7 @@
 //! The error type of `bloomlab-counting`.
 
+use bloomlab_core::framing;
+
 /// What went wrong in `bloomlab-counting`: bad parameters, a delete the
 /// filter can prove wrong, incompatible filters, or a serialized filter
 /// that cannot be read.
@@ -134,8 +136,9 @@ impl Error {
     }
 }
 
-/// The framing reader and writer are `bloomlab-standard`'s; their errors
-/// become this crate's own variants where there is one.
+/// Errors of `bloomlab-standard` (its probes, and the standard filter of
+/// [`crate::CountingBloomFilter::to_standard`]) become this crate's own
+/// variants where there is one.
 impl From<bloomlab_standard::Error> for Error {
     fn from(e: bloomlab_standard::Error) -> Error {
         use bloomlab_standard::Error as S;
@@ -153,6 +156,25 @@ impl From<bloomlab_standard::Error> for Error {
             }
             S::Io(e) => Error::Io(e),
             other => Error::Standard(other),
+        }
+    }
+}
+
+/// Framing errors become this crate's own variants, which callers match.
+impl From<framing::Error> for Error {
+    fn from(e: framing::Error) -> Error {
+        use framing::Error as F;
+        match e {
+            F::Truncated { what, offset, needed, available } => {
+                Error::Truncated { what, offset, needed, available }
+            }
+            F::Corrupt { what, value, reason } => {
+                Error::Corrupt { field: what, value, reason }
+            }
+            F::InvalidParameter { name, value, reason } => {
+                Error::InvalidParameter { name, value, reason }
+            }
+            F::Io(e) => Error::Io(e),
         }
     }
 }

@@ -3,9 +3,9 @@
 
 use std::io::Write;
 
+use bloomlab_core::framing::{Reader, Writer, checksum};
 use bloomlab_hash::{Family, Reduction, Strategy};
 use bloomlab_standard::Config;
-use bloomlab_standard::framing::{Reader, Writer, checksum};
 
 use crate::filter::Stats;
 use crate::{CounterWidth, CountingBloomFilter, Error, Result};

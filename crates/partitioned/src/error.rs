@@ -1,5 +1,7 @@
 //! The error type of `bloomlab-partitioned`.
 
+use bloomlab_core::framing;
+
 /// What went wrong in `bloomlab-partitioned`: bad parameters, a hutool
 /// configuration that hutool itself cannot run, incompatible filters, or
 /// a serialized filter that cannot be read.
@@ -127,5 +129,24 @@ impl Error {
         reason: &'static str,
     ) -> Error {
         Error::Corrupt { what, value: value.to_string(), reason }
+    }
+}
+
+/// Framing errors become this crate's own variants, which callers match.
+impl From<framing::Error> for Error {
+    fn from(e: framing::Error) -> Error {
+        use framing::Error as F;
+        match e {
+            F::Truncated { what, offset, needed, available } => {
+                Error::Truncated { what, offset, needed, available }
+            }
+            F::Corrupt { what, value, reason } => {
+                Error::Corrupt { what, value, reason }
+            }
+            F::InvalidParameter { name, value, reason } => {
+                Error::InvalidParameter { name, value, reason }
+            }
+            F::Io(e) => Error::Io(e),
+        }
     }
 }

@@ -3,10 +3,10 @@
 
 use std::io::Write;
 
+use bloomlab_core::framing::{Reader, Writer, checksum};
 use bloomlab_core::{BitArray, Filter};
 use bloomlab_hash::{Family, Reduction, Strategy};
 
-use crate::framing::{Reader, Writer, checksum};
 use crate::partitioned::MAX_SLICES;
 use crate::{
     Config, Error, HutoolBitMap, HutoolBitSet, HutoolFilterClass, Layout,
@@ -137,8 +137,8 @@ impl AnyPartitioned {
         };
         w.u64(bits.bit_len())?;
         w.u64(bits.words().len() as u64)?;
-        w.words(bits.words())?;
-        w.finish()
+        w.words(bits.words().iter().copied())?;
+        Ok(w.finish()?)
     }
 
     /// Reads a file. Never panics, and allocates nothing the input does

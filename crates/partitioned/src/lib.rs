@@ -80,7 +80,6 @@ absurd slice count or size, trailing bytes or a bad checksum are
 
 mod error;
 mod format;
-mod framing;
 mod hutool;
 mod partitioned;
 

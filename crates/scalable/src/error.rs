@@ -45,7 +45,7 @@ pub enum Error {
     },
     /// Framing error of a native file (truncation, I/O, bad names).
     #[error(transparent)]
-    Format(#[from] bloomlab_standard::Error),
+    Format(#[from] bloomlab_core::framing::Error),
     /// From `bloomlab-core` (bit arrays, theory).
     #[error(transparent)]
     Core(#[from] bloomlab_core::Error),

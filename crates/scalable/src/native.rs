@@ -2,8 +2,8 @@
 //! `FORMAT.md`.
 
 use bloomlab_core::BitArray;
+use bloomlab_core::framing::{Reader, Writer, checksum};
 use bloomlab_hash::{Family, Hasher, Reduction};
-use bloomlab_standard::framing::{Reader, Writer, checksum};
 
 use crate::config::{
     BLOCK_BITS, Config, Layout, Pairing, Probe, Shape, Sizing,

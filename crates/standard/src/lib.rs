@@ -78,7 +78,6 @@ mod builder;
 mod classic;
 mod config;
 mod error;
-pub mod framing;
 pub mod guava;
 mod kernel;
 mod native;

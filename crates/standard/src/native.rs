@@ -3,11 +3,11 @@
 
 use std::io::Write;
 
+use bloomlab_core::framing::{Reader, Writer, checksum};
 use bloomlab_core::{BitArray, Filter, theory};
 use bloomlab_hash::{Family, Reduction, Strategy};
 
 use crate::blocked::BLOCK_SCHEME;
-use crate::framing::{Reader, Writer, checksum};
 use crate::{BlockedBloomFilter, BloomFilter, Config, Error, Result, guava};
 
 /// The first 8 bytes of a native file.

@@ -1,11 +1,11 @@
 // The file format: round trips, every rejection rule, and corruption or
 // truncation at every byte (an error or a valid filter, never a panic).
 
+use bloomlab_core::framing::checksum;
 use bloomlab_counting::{
     Config, CounterWidth, CountingBloomFilter, Error, is_counting, read,
 };
 use bloomlab_hash::Strategy;
-use bloomlab_standard::framing::checksum;
 
 /// Recomputes the trailing checksum, so a test reaches the checks behind
 /// it.

@@ -10,7 +10,7 @@ use bloomlab_partitioned::{
 /// behind it.
 pub(crate) fn reseal(bytes: &mut [u8]) {
     let body = bytes.len() - 8;
-    let sum = xxhash_rust::xxh64::xxh64(&bytes[..body], 0);
+    let sum = bloomlab_core::framing::checksum(&bytes[..body]);
     bytes[body..].copy_from_slice(&sum.to_le_bytes());
 }
 

@@ -98,7 +98,7 @@ fn bad_input_is_an_error() {
 /// checksum, is refused before allocating.
 #[test]
 fn forged_lengths_are_refused() {
-    use bloomlab_standard::framing::checksum;
+    use bloomlab_core::framing::checksum;
     let f = ScalableBloomFilter::new(10, 0.01).unwrap();
     let bytes = f.to_bytes().unwrap();
     // The layer count sits right before the first layer record: find it
