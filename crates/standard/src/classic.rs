@@ -131,6 +131,13 @@ impl BloomFilter {
                 key,
             );
         }
+        self.insert_bytes_generic(key)
+    }
+
+    // Kept out of line so that the kernel call above inlines into the
+    // caller's loop (one call a key, not two).
+    #[inline(never)]
+    fn insert_bytes_generic(&mut self, key: &[u8]) -> bool {
         if self.probes.digest_only() {
             return self.insert_digest(self.probes.digest(key));
         }
@@ -150,6 +157,12 @@ impl BloomFilter {
             let (m, words) = (self.bits(), self.bits.words());
             return (kernel.query)(self.probes.seed(), m, words, key);
         }
+        self.contains_bytes_generic(key)
+    }
+
+    // Out of line, as `insert_bytes_generic`.
+    #[inline(never)]
+    fn contains_bytes_generic(&self, key: &[u8]) -> bool {
         if self.probes.digest_only() {
             return self.contains_digest(self.probes.digest(key));
         }
