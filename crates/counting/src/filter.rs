@@ -480,12 +480,19 @@ impl CountingBloomFilter {
     /// are non-zero.
     #[inline]
     pub fn contains_bytes(&self, key: &[u8]) -> bool {
-        let (m, l) = (self.counters(), self.lanes());
-        let words = &self.words[..];
         if let Some(kn) = self.kernel {
             let seed = self.probes.inner().seed();
-            return (kn.query)(kn.start, seed, m, words, key);
+            let m = self.counters();
+            return (kn.query)(kn.start, seed, m, &self.words, key);
         }
+        self.contains_walk(key)
+    }
+
+    // Out of line, so that the kernel call above inlines into the
+    // caller's loop (one call a key, not two).
+    #[inline(never)]
+    fn contains_walk(&self, key: &[u8]) -> bool {
+        let (l, words) = (self.lanes(), &self.words[..]);
         self.probes.walk(key, |_, p| {
             let (w, sh) = l.locate(p);
             (words[w] >> sh) & l.max != 0
