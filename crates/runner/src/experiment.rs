@@ -130,7 +130,10 @@ pub struct GridDef {
     /// Scalable: tightening ratio r of the layers' errors (default 0.5).
     #[serde(default)]
     pub tightening: Option<Vec<f64>>,
-    /// Scalable: layer layout, `standard` (default) or `partitioned`.
+    /// Scalable: layer layout, `standard` (default), `partitioned` (`k`
+    /// slices) or `blocked` (split blocks of 512 bits, one cache line per
+    /// key and layer; sized by half fill, at most 64 probes per layer).
+    /// Presets fix their own.
     #[serde(default)]
     pub layer_layout: Option<Vec<String>>,
     /// Independently seeded filters per grid point (default 1).
@@ -791,7 +794,8 @@ fn expand(
              as a fraction of n)"
         ));
     }
-    let scalables = scalable_axes(g, at)?;
+    let scalables =
+        scalable_axes(g, at, variants_.contains(&Variant::Scalable))?;
     let trials = g.trials.unwrap_or(1);
     if trials == 0 {
         return Err(format!("{at}: trials = 0 must be at least 1"));
@@ -873,10 +877,12 @@ fn expand(
     Ok(())
 }
 
-/// The scalable axes' product (preset, n0, s, r, layout), validated.
+/// The scalable axes' product (preset, n0, s, r, layout), validated;
+/// `scalable`: whether the grid has the scalable variant.
 fn scalable_axes(
     g: &GridDef,
     at: &str,
+    scalable: bool,
 ) -> std::result::Result<Vec<ScalableSettings>, String> {
     let empty = |what: &str| format!("{at}: `{what}` is an empty list");
     let presets: Vec<Option<ScalablePreset>> = match &g.scalable_preset {
@@ -917,9 +923,35 @@ fn scalable_axes(
         Some(v) => v
             .iter()
             .map(|l| LayerLayout::from_name(l))
-            .collect::<std::result::Result<_, _>>()
+            .collect::<std::result::Result<Vec<_>, _>>()
             .map_err(|e| format!("{at}: {e}"))?,
     };
+    // Presets fix their own layout: a listed layout that none of them
+    // uses, with no `none` to take it, would vanish from the results.
+    if scalable && g.layer_layout.is_some() && !presets.contains(&None) {
+        let fixed = || {
+            presets
+                .iter()
+                .flatten()
+                .map(|p| format!("{}: {}", p.name(), p.layout().name()))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let unused = layouts
+            .iter()
+            .find(|&&l| presets.iter().flatten().all(|p| p.layout() != l));
+        if let Some(l) = unused {
+            return Err(format!(
+                "{at}: layer-layout `{}` applies to no point: every \
+                 scalable-preset here fixes its own layers ({}); add \
+                 \"none\" to scalable-preset, or remove `{}` from \
+                 layer-layout",
+                l.name(),
+                fixed(),
+                l.name()
+            ));
+        }
+    }
     let mut out = Vec::new();
     for &preset in &presets {
         for &initial_capacity in &n0s {
@@ -941,8 +973,9 @@ fn scalable_axes(
     Ok(out)
 }
 
-/// What a scalable point needs: a target error (`fpp`), the optimal `k`
-/// and no fixed-size preset.
+/// What a scalable point needs: a target error (`fpp`), the optimal `k`,
+/// no fixed-size preset, and (bloomlab's settings) layers the library
+/// can build for its `n` items ([`variants::check_growth`]).
 fn check_scalable(p: &Point, at: &str) -> std::result::Result<(), String> {
     if let Sizing::BitsPerElement(c) = p.sizing {
         return Err(format!(
@@ -963,7 +996,7 @@ fn check_scalable(p: &Point, at: &str) -> std::result::Result<(), String> {
             preset.name()
         ));
     }
-    Ok(())
+    variants::check_growth(p).map_err(|e| format!("{at}: {e}"))
 }
 
 #[cfg(test)]

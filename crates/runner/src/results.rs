@@ -25,7 +25,8 @@
 //!
 //! After them come the scalable filter's columns, empty for other
 //! variants: `initial_capacity` (n0), `growth` (s), `tightening` (r),
-//! `layer_layout` (parameters, a preset's own values), `layers`,
+//! `layer_layout` (parameters, a preset's own values; `standard`,
+//! `partitioned` or `blocked`), `layers`,
 //! `total_bits` (= `m`), `total_bits_per_element` (`total_bits / n`),
 //! `compounded_error` (`1 − Π(1 − P_i)` from each layer's realised fill,
 //! the matching formula `compounded`), `error_bound` (`P0/(1 − r)`) and
@@ -64,7 +65,8 @@ pub struct Row {
     pub preset: String,
     /// Hash family.
     pub family: String,
-    /// Index strategy (the blocked layout's own scheme for `blocked`).
+    /// Index strategy (the blocked layout's own scheme for `blocked`;
+    /// `split-block` for scalable filters with blocked layers).
     pub strategy: String,
     /// Range reduction.
     pub reduction: String,
@@ -172,7 +174,8 @@ pub struct Row {
     /// Tightening ratio r (scalable only).
     #[serde(default)]
     pub tightening: Option<f64>,
-    /// Layer layout, `standard` or `partitioned` (scalable only).
+    /// Layer layout, `standard`, `partitioned` or `blocked` (split blocks
+    /// of 512 bits, one cache line per key and layer) (scalable only).
     #[serde(default)]
     pub layer_layout: String,
     /// Layers after the inserts.

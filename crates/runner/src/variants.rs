@@ -177,6 +177,17 @@ impl ScalablePreset {
         }
     }
 
+    /// The layer layout the preset fixes (a point's `layer-layout` is
+    /// ignored).
+    pub fn layout(self) -> LayerLayout {
+        match self {
+            ScalablePreset::RedisBloom => LayerLayout::Standard,
+            ScalablePreset::Almeida
+            | ScalablePreset::AlmeidaFast
+            | ScalablePreset::PybloomLive => LayerLayout::Partitioned,
+        }
+    }
+
     /// Looks a scalable preset up by name (`none`: bloomlab's settings).
     pub fn from_name(name: &str) -> Result<Option<ScalablePreset>, String> {
         if name == "none" {
@@ -209,32 +220,52 @@ pub enum LayerLayout {
     Standard,
     /// `k` slices per layer, one probe each.
     Partitioned,
+    /// Split blocks of 512 bits: one block (cache line) per key and
+    /// layer, `max(k, 8)` probes spread over its 8 words; sized by half
+    /// fill, at most 64 probes per layer.
+    Blocked,
 }
 
+/// The strategy column of a scalable point with blocked layers: they
+/// derive their in-block bits from a hash chain of their own, not by the
+/// point's strategy.
+pub const SPLIT_BLOCK_SCHEME: &str = "split-block";
+
 impl LayerLayout {
+    /// Every layout, in the order experiments list them.
+    pub const ALL: [LayerLayout; 3] = [
+        LayerLayout::Standard,
+        LayerLayout::Partitioned,
+        LayerLayout::Blocked,
+    ];
+
     /// The name experiments use.
     pub fn name(self) -> &'static str {
         match self {
             LayerLayout::Standard => "standard",
             LayerLayout::Partitioned => "partitioned",
+            LayerLayout::Blocked => "blocked",
         }
     }
 
     /// Looks a layout up by name.
     pub fn from_name(name: &str) -> Result<LayerLayout, String> {
-        match name {
-            "standard" => Ok(LayerLayout::Standard),
-            "partitioned" => Ok(LayerLayout::Partitioned),
-            _ => Err(format!(
-                "unknown layer-layout `{name}` (known: standard, partitioned)"
-            )),
-        }
+        LayerLayout::ALL.into_iter().find(|l| l.name() == name).ok_or_else(
+            || {
+                format!(
+                    "unknown layer-layout `{name}` (known: {})",
+                    LayerLayout::ALL.map(LayerLayout::name).join(", ")
+                )
+            },
+        )
     }
 
-    fn layout(self) -> bloomlab_scalable::Layout {
+    /// The library's layout.
+    pub fn layout(self) -> bloomlab_scalable::Layout {
         match self {
             LayerLayout::Standard => bloomlab_scalable::Layout::Standard,
             LayerLayout::Partitioned => bloomlab_scalable::Layout::Partitioned,
+            LayerLayout::Blocked => bloomlab_scalable::Layout::Blocked,
         }
     }
 }
@@ -263,8 +294,10 @@ pub struct ScalableSettings {
 ///
 /// A scalable point's preset fixes what it fixes: RedisBloom's hashing
 /// (murmur64a, plain double hashing, modulo), `r` and layout; Almeida's
-/// `s`, `r` and layout; pybloom-live's `r` and layout. Other variants
-/// have no scalable settings.
+/// `s`, `r` and layout; pybloom-live's `r` and layout. Without a preset,
+/// blocked layers ignore the strategy (their bits come from a hash chain
+/// of their own; family and reduction still pick the block). Other
+/// variants have no scalable settings.
 pub fn normalise(p: &mut Point) {
     if p.variant != Variant::Counting {
         p.counter_bits = 0;
@@ -274,10 +307,14 @@ pub fn normalise(p: &mut Point) {
         p.scalable = None;
     } else if let Some(s) = &mut p.scalable {
         match s.preset {
-            None => {}
-            Some(ScalablePreset::RedisBloom) => {
+            None => {
+                if s.layout == LayerLayout::Blocked {
+                    p.strategy = Strategy::EnhancedDouble;
+                }
+            }
+            Some(preset @ ScalablePreset::RedisBloom) => {
                 s.tightening = 0.5;
-                s.layout = LayerLayout::Standard;
+                s.layout = preset.layout();
                 p.family = Family::Murmur64A;
                 p.strategy = Strategy::Double;
                 p.reduction = Reduction::Modulo;
@@ -290,7 +327,7 @@ pub fn normalise(p: &mut Point) {
                 };
                 s.growth = growth;
                 s.tightening = r;
-                s.layout = LayerLayout::Partitioned;
+                s.layout = preset.layout();
                 p.family = Family::Xxh3_64;
                 p.strategy = Strategy::EnhancedDouble;
                 p.reduction = Reduction::MultiplyShift;
@@ -314,6 +351,8 @@ pub fn normalise(p: &mut Point) {
 pub fn strategy_label(p: &Point) -> &'static str {
     if p.variant == Variant::Blocked {
         BLOCK_SCHEME
+    } else if p.scalable.is_some_and(|s| s.layout == LayerLayout::Blocked) {
+        SPLIT_BLOCK_SCHEME
     } else {
         p.strategy.name()
     }
@@ -406,15 +445,14 @@ pub fn build(p: &Point, seed: i128) -> Result<Box<dyn Filter>, String> {
 }
 
 /// Builds the point's scalable filter: target error `P` (the point's
-/// `fpp`), first layer for `n0` items, the preset's settings or
-/// bloomlab's with the point's `s`, `r`, layout, family, strategy
-/// (`double` or `enhanced-double`) and reduction. Presets other than
-/// RedisBloom (bit-exact with seed 0) get the trial's hash seed.
+/// `fpp`), first layer for `n0`, the preset's settings or
+/// bloomlab's ([`bloomlab_config`]). Presets other than RedisBloom
+/// (bit-exact with seed 0) get the trial's hash seed.
 pub fn build_scalable(
     p: &Point,
     seed: i128,
 ) -> Result<bloomlab_scalable::ScalableBloomFilter, String> {
-    use bloomlab_scalable::{Config, Pairing, Probe, ScalableBloomFilter};
+    use bloomlab_scalable::ScalableBloomFilter;
     let err = |e: bloomlab_scalable::Error| e.to_string();
     let s = p.scalable.ok_or("a scalable point without scalable settings")?;
     let Sizing::Fpp(target) = p.sizing else {
@@ -448,26 +486,105 @@ pub fn build_scalable(
                 .map_err(err)?
                 .config()
         }
-        None => {
-            let probe = match p.strategy {
-                Strategy::Double => Probe::Double,
-                Strategy::EnhancedDouble => Probe::EnhancedDouble,
-                other => {
-                    return Err(format!(
-                        "the scalable variant derives its probes by double \
-                         or enhanced-double hashing, not `{}`",
-                        other.name()
-                    ));
-                }
-            };
-            Config::new(n0, target)
-                .tightening(s.tightening)
-                .growth(s.growth)
-                .layout(s.layout.layout())
-                .probes(Pairing::Single, probe, p.reduction)
-        }
+        None => bloomlab_config(p, &s, target)?,
     };
     ScalableBloomFilter::with_config(config.hash(p.family, seed)).map_err(err)
+}
+
+/// bloomlab's scalable settings for a point without a preset, before the
+/// trial's hash seed: target error `target`, the point's `n0`, `s`, `r`,
+/// layout, family, strategy (`double` or `enhanced-double`; blocked
+/// layers use neither) and reduction, layers sized by half fill (the
+/// only sizing blocked layers take).
+pub fn bloomlab_config(
+    p: &Point,
+    s: &ScalableSettings,
+    target: f64,
+) -> Result<bloomlab_scalable::Config, String> {
+    use bloomlab_scalable::{Config, Pairing, Probe, Sizing};
+    let probe = match (s.layout, p.strategy) {
+        // Not used: blocked layers set bits from a hash chain of their own.
+        (LayerLayout::Blocked, _) => Probe::EnhancedDouble,
+        (_, Strategy::Double) => Probe::Double,
+        (_, Strategy::EnhancedDouble) => Probe::EnhancedDouble,
+        (_, other) => {
+            return Err(format!(
+                "the scalable variant derives its probes by double or \
+                 enhanced-double hashing, not `{}`",
+                other.name()
+            ));
+        }
+    };
+    Ok(Config::new(s.initial_capacity, target)
+        .tightening(s.tightening)
+        .growth(s.growth)
+        .layout(s.layout.layout())
+        .sizing(Sizing::HalfFill)
+        .probes(Pairing::Single, probe, p.reduction)
+        .hash(p.family, 0))
+}
+
+/// Layers a chain from `n0` growing by `s` needs before `n` items fit:
+/// the fewest whose capacities `n0·s^i` add up to `n` (saturating: a
+/// capacity past `u64` is the library's to refuse).
+fn layers_needed(n0: u64, s: u64, n: u64) -> u64 {
+    if s <= 1 {
+        return n.div_ceil(n0.max(1)).max(1);
+    }
+    let (mut capacity, mut total, mut layers) = (n0, n0, 1);
+    while total < n {
+        capacity = capacity.saturating_mul(s);
+        total = total.saturating_add(capacity);
+        layers += 1;
+    }
+    layers
+}
+
+/// Whether bloomlab's scalable filter for this point (no preset) can grow
+/// to hold its `n` items: the library builds every layer it may need
+/// ([`bloomlab_scalable::Config::layer_specs`]) and refuses the ones it
+/// cannot (a blocked layer over 64 probes, an error that underflows, a
+/// capacity past 64 bits). A trial would otherwise stop growing and drop
+/// the items it could not insert. Presets are their libraries' settings
+/// and are not checked here, nor are settings the library refuses
+/// outright (a strategy it cannot use): like every such combination, they
+/// become rows with an `err`. The error says what to change.
+pub fn check_growth(p: &Point) -> Result<(), String> {
+    let (Some(s), Sizing::Fpp(target)) = (p.scalable, p.sizing) else {
+        return Ok(());
+    };
+    if s.preset.is_some() {
+        return Ok(());
+    }
+    let Ok(config) = bloomlab_config(p, &s, target) else {
+        return Ok(());
+    };
+    if config.validate().is_err() {
+        return Ok(());
+    }
+    let layers = layers_needed(s.initial_capacity, s.growth, p.n);
+    let last = usize::try_from(layers - 1).unwrap_or(usize::MAX);
+    let Err(e) = config.layer_specs(last) else {
+        return Ok(());
+    };
+    // Debug prints 1e-19 where Display would spell out 19 zeros.
+    let chain = format!(
+        "n = {} items from n0 = {} with growth = {}, tightening = {:?} at \
+         fpp = {target:?}",
+        p.n, s.initial_capacity, s.growth, s.tightening
+    );
+    Err(match s.layout {
+        LayerLayout::Blocked => format!(
+            "layer-layout `blocked` cannot hold {chain}: {e} (every layer's \
+             error must be at least 2^-{}); raise fpp, tightening or \
+             growth, or use layer-layout `standard` or `partitioned`",
+            bloomlab_scalable::MAX_BLOCKED_K,
+        ),
+        _ => format!(
+            "the scalable filter cannot hold {chain}: {e}; raise tightening \
+             or growth (fewer, looser layers)"
+        ),
+    })
 }
 
 /// Whether a scalable point's `compounded` prediction is asserted
@@ -619,4 +736,116 @@ pub fn theory(p: &Point, m: u64, k: u32) -> Result<Theory, String> {
         asserted,
         filter_rel_sd,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::experiment::Plan;
+
+    /// The points of a one-grid scalable experiment at target `fpp`, n0
+    /// = 100, with `grid` appended.
+    fn points(grid: &str, fpp: f64) -> Result<Vec<Point>, String> {
+        let toml = format!(
+            "name = \"t\"\ndescription = \"t\"\nseed = 1\n\
+             [queries]\nper-filter = 1000\n\
+             [[grid]]\nvariant = [\"scalable\"]\nfpp = [{fpp:?}]\n\
+             initial-capacity = [100]\n{grid}\n"
+        );
+        Plan::from_toml(&toml, "t.toml".as_ref())
+            .map(|p| p.points)
+            .map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn layer_layouts_round_trip_by_name() {
+        for l in LayerLayout::ALL {
+            assert_eq!(LayerLayout::from_name(l.name()), Ok(l));
+        }
+        assert_eq!(
+            LayerLayout::Blocked.layout(),
+            bloomlab_scalable::Layout::Blocked
+        );
+        let e = LayerLayout::from_name("split").unwrap_err();
+        assert!(e.contains("standard, partitioned, blocked"), "{e}");
+    }
+
+    /// Blocked layers ignore the strategy: one point, not one per
+    /// strategy, shown as the split-block scheme and built as the
+    /// library's blocked layers.
+    #[test]
+    fn blocked_layers_collapse_the_strategy() {
+        let ps = points(
+            "n = [1000]\nstrategy = [\"double\", \"enhanced-double\"]\n\
+             layer-layout = [\"standard\", \"blocked\"]",
+            0.01,
+        )
+        .unwrap();
+        let layout = |p: &Point| p.scalable.unwrap().layout;
+        let blocked: Vec<&Point> =
+            ps.iter().filter(|p| layout(p) == LayerLayout::Blocked).collect();
+        assert_eq!((ps.len(), blocked.len()), (3, 1));
+        assert_eq!(strategy_label(blocked[0]), SPLIT_BLOCK_SCHEME);
+        let f = build_scalable(blocked[0], 7).unwrap();
+        let c = f.config();
+        assert_eq!(c.layout, bloomlab_scalable::Layout::Blocked);
+        assert_eq!(c.sizing, bloomlab_scalable::Sizing::HalfFill);
+        assert_eq!(f.layers()[0].bits() % bloomlab_scalable::BLOCK_BITS, 0);
+        let standard = ps.iter().find(|p| layout(p) == LayerLayout::Standard);
+        assert_eq!(strategy_label(standard.unwrap()), "double");
+    }
+
+    /// A preset's layout wins over the axis; `none` takes the axis.
+    #[test]
+    fn presets_fix_their_layout() {
+        let ps = points(
+            "n = [1000]\nscalable-preset = [\"none\", \"redisbloom\", \
+             \"almeida\"]\nlayer-layout = [\"blocked\"]",
+            0.01,
+        )
+        .unwrap();
+        let got: Vec<(Option<ScalablePreset>, LayerLayout)> = ps
+            .iter()
+            .map(|p| p.scalable.unwrap())
+            .map(|s| (s.preset, s.layout))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                (None, LayerLayout::Blocked),
+                (Some(ScalablePreset::RedisBloom), LayerLayout::Standard),
+                (Some(ScalablePreset::Almeida), LayerLayout::Partitioned),
+            ]
+        );
+    }
+
+    #[test]
+    fn layers_needed_adds_up_capacities() {
+        // 100, 200, 400, ...
+        assert_eq!(layers_needed(100, 2, 100), 1);
+        assert_eq!(layers_needed(100, 2, 101), 2);
+        assert_eq!(layers_needed(100, 2, 300), 2);
+        assert_eq!(layers_needed(100, 2, 301), 3);
+        assert_eq!(layers_needed(100, 1, 1000), 10);
+        assert_eq!(layers_needed(100, 1, 1001), 11);
+        // Saturates instead of overflowing.
+        assert_eq!(layers_needed(1 << 40, 32768, u64::MAX), 3);
+    }
+
+    /// Layers the library refuses are a plan error that says what to
+    /// change; the same chain with standard layers is fine.
+    #[test]
+    fn growth_the_blocked_layout_refuses_is_a_plan_error() {
+        // Layer 0 at P(1 − r) = 5e-20 needs 65 probes.
+        let e = points("n = [1000]\nlayer-layout = [\"blocked\"]", 1e-19)
+            .unwrap_err();
+        assert!(e.contains("layer-layout `blocked` cannot hold"), "{e}");
+        assert!(e.contains("more than 64 probes"), "{e}");
+        assert!(e.contains("raise fpp"), "{e}");
+        // s = 1: layer 57 of 100 is under 2^-64.
+        let grid = "n = [10000]\ngrowth = [1]\nlayer-layout = [\"blocked\"]";
+        assert!(points(grid, 0.01).is_err());
+        assert!(points(&grid.replace("10000", "5000"), 0.01).is_ok());
+        assert!(points(&grid.replace("blocked", "standard"), 0.01).is_ok());
+    }
 }
