@@ -134,6 +134,19 @@ pub fn run(
         let start = Instant::now();
         insert_range(&mut f, &keys, 0, n);
         let insert_ns = start.elapsed().as_nanos() as f64 / n as f64;
+        // Every add is inserted or skipped unless a layer could not be
+        // built; the items refused must not pass as false negatives.
+        let taken = f.len() + f.skipped();
+        if taken < n {
+            let why =
+                f.config().layer_specs(f.layers().len()).err().map_or_else(
+                    || "the filter refused them".into(),
+                    |e| e.to_string(),
+                );
+            return Err(format!(
+                "the scalable filter took {taken} of {n} items: {why}"
+            ));
+        }
         grown = Some(Grown {
             layers: f.layers().len() as u64,
             total_bits: f.total_bits(),
@@ -367,4 +380,28 @@ fn count_range(
         g += c as u64;
     }
     (hits, t0.elapsed().as_nanos() as u64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::experiment::Plan;
+
+    /// A chain that stops growing refuses items: the trial is an error
+    /// naming why, not a run with false negatives. RedisBloom's chain at
+    /// expansion 1 from one item halves its error per layer until it
+    /// underflows, some 1,000 layers in (presets are not checked at plan
+    /// time).
+    #[test]
+    fn a_chain_that_cannot_grow_is_an_error() {
+        let toml = "name = \"t\"\ndescription = \"t\"\nseed = 1\n\
+             [queries]\nper-filter = 1000\n\
+             [[grid]]\nvariant = [\"scalable\"]\n\
+             scalable-preset = [\"redisbloom\"]\ninitial-capacity = [1]\n\
+             growth = [1]\nn = [3000]\nfpp = [0.01]\n";
+        let plan = Plan::from_toml(toml, "t.toml".as_ref()).unwrap();
+        let e = run(&plan.points[0], plan.seed, 0, 0.95).unwrap_err();
+        assert!(e.starts_with("the scalable filter took "), "{e}");
+        assert!(e.contains("of 3000 items: the filter cannot grow"), "{e}");
+    }
 }
