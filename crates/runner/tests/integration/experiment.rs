@@ -24,7 +24,9 @@ pub(crate) fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
     p
 }
 
-fn bad(text: &str, needle: &str) {
+/// Runs `text` and expects a one-line plan error mentioning `needle`, and
+/// no output.
+pub(crate) fn bad(text: &str, needle: &str) {
     let dir = tempfile::tempdir().unwrap();
     let path = write(dir.path(), "x.toml", text);
     let out = dir.path().join("out");

@@ -15,7 +15,8 @@ mod list;
 mod redis;
 // `bloomlab run` and `bloomlab report`: outputs, determinism, safety.
 mod run;
-// The scalable variant growing: columns, FPR at or under the target.
+// The scalable variant growing: columns, layer layouts, FPR at or under
+// the target.
 mod scalable;
 // `bloomlab theory`: every key DESIGN.md lists, and errors.
 mod theory;

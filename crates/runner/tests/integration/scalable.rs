@@ -3,8 +3,11 @@
 
 use std::collections::HashMap;
 
+use bloomlab_core::stats::clopper_pearson;
+use bloomlab_scalable::{BLOCK_BITS, Config, Layout};
+
 use crate::bloomlab;
-use crate::experiment::write;
+use crate::experiment::{bad, write};
 
 /// A tiny growth experiment: bloomlab's settings and Almeida's growing
 /// 100 → 20,000, pybloom-live shown, and a standard filter.
@@ -163,4 +166,116 @@ fn shipped_scalable_growth_experiment_verifies() {
     );
     let o = bloomlab().args(["verify", "-q", exp]).output().unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+}
+
+/// bloomlab's settings with each layer layout, growing 100 → 20,000.
+fn layouts_experiment() -> String {
+    "name = \"tiny-layouts\"\n\
+     description = \"Scalable layer layouts side by side, tiny.\"\n\
+     seed = 17\n\
+     charts = [\"scalable-growth\"]\n\n\
+     [queries]\nper-filter = 200000\n\n\
+     [invariants]\nno-false-negatives = true\nfpr-under-target = true\n\n\
+     [[grid]]\nvariant = [\"scalable\"]\n\
+     layer-layout = [\"standard\", \"partitioned\", \"blocked\"]\n\
+     initial-capacity = [100]\nn = [2000, 20000]\nfpp = [0.01]\n"
+        .to_string()
+}
+
+#[test]
+fn every_layer_layout_runs_and_blocked_layers_meet_their_theory() {
+    let dir = tempfile::tempdir().unwrap();
+    let exp = write(dir.path(), "l.toml", &layouts_experiment());
+    let out = dir.path().join("out");
+    let o = bloomlab()
+        .args(["run", "--quiet"])
+        .arg(&exp)
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let csv = std::fs::read_to_string(out.join("results.csv")).unwrap();
+    let rows = rows(&csv);
+    // The layout is the innermost axis.
+    let layouts: Vec<&str> =
+        rows.iter().map(|r| r["layer_layout"].as_str()).collect();
+    assert_eq!(layouts, ["standard", "partitioned", "blocked"].repeat(2));
+    for r in &rows {
+        assert_eq!(r["err"], "", "{r:?}");
+        assert_eq!(f(r, "false_negatives"), 0.0, "{r:?}");
+        assert_eq!(r["formula"], "compounded");
+        assert_eq!(r["fpr_theory"], r["compounded_error"]);
+        let strategy = if r["layer_layout"] == "blocked" {
+            "split-block"
+        } else {
+            "enhanced-double"
+        };
+        assert_eq!(r["strategy"], strategy, "{r:?}");
+    }
+    for r in rows.iter().filter(|r| r["layer_layout"] == "blocked") {
+        // The library's blocked layers for these settings: whole 512-bit
+        // blocks, the newest layer's k.
+        let layers = f(r, "layers") as usize;
+        let specs = Config::new(100, 0.01)
+            .tightening(0.5)
+            .growth(2)
+            .layout(Layout::Blocked)
+            .layer_specs(layers - 1)
+            .unwrap();
+        assert!(specs.iter().all(|s| s.bits % BLOCK_BITS == 0));
+        let bits: u64 = specs.iter().map(|s| s.bits).sum();
+        assert_eq!(f(r, "total_bits"), bits as f64, "{r:?}");
+        assert_eq!(f(r, "k"), f64::from(specs[layers - 1].k), "{r:?}");
+        // The theory is the library's rate of these bits (the mean over
+        // blocks of Π_j fill_j^c_j, compounded over the layers): given
+        // the bits, each query is an independent trial at exactly that
+        // rate, so its 99.9% Clopper–Pearson interval must hold it.
+        let theory = f(r, "fpr_theory");
+        let (fp, q) = (f(r, "false_positives"), f(r, "queries"));
+        let ci = clopper_pearson(fp as u64, q as u64, 0.999).unwrap();
+        assert!(
+            ci.lo <= theory && theory <= ci.hi,
+            "{fp}/{q} [{}, {}] vs {theory}: {r:?}",
+            ci.lo,
+            ci.hi
+        );
+        // And the design keeps its promise.
+        assert!(theory <= f(r, "error_bound"), "{r:?}");
+        assert!(f(r, "fpr_lo") <= 0.01, "{r:?}");
+    }
+    let info: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(out.join("run.json")).unwrap(),
+    )
+    .unwrap();
+    for c in info["checks"].as_array().unwrap() {
+        assert_eq!(c["held"], true, "{c}");
+    }
+}
+
+#[test]
+fn blocked_combinations_that_cannot_work_fail_in_one_line() {
+    let grid = |extra: &str| {
+        format!(
+            "name = \"b\"\ndescription = \"b\"\nseed = 1\n\
+             [queries]\nper-filter = 1000\n\
+             [[grid]]\nvariant = [\"scalable\"]\nn = [1000]\n\
+             layer-layout = [\"blocked\"]\n{extra}\n"
+        )
+    };
+    // Layer 0 at P(1 − r) = 5e-20 would need 65 probes.
+    bad(
+        &grid("fpp = [1e-19]"),
+        "[[grid]] #1: layer-layout `blocked` cannot hold n = 1000 items",
+    );
+    bad(&grid("fpp = [1e-19]"), "raise fpp, tightening or growth");
+    // Every preset fixes another layout: nothing would be blocked.
+    bad(
+        &grid("fpp = [0.01]\nscalable-preset = [\"redisbloom\"]"),
+        "[[grid]] #1: layer-layout `blocked` applies to no point",
+    );
+    bad(
+        &grid("fpp = [0.01]\nscalable-preset = [\"almeida\"]"),
+        "add \"none\" to scalable-preset",
+    );
 }
