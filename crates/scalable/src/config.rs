@@ -99,7 +99,9 @@ pub enum Pairing {
     /// RedisBloom's: `a = H(key, 0xc6a4a7935bd1e995 ^ seed)`,
     /// `b = H(key, a)`. Needs a family with 64-bit seeds.
     Chained,
-    /// One hash: `(lo, hi)` of a 128-bit digest, else `(h, mix64(h))`.
+    /// One hash: `(lo, hi)` of a 128-bit digest; `(h << 32, mix64(h))`
+    /// of a 32-bit one under multiply-shift (which reads the high
+    /// bits); else `(h, mix64(h))`.
     Single,
 }
 

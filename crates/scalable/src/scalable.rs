@@ -434,10 +434,17 @@ pub(crate) fn pair_of(
         }
         Pairing::Single => {
             let d = hasher.hash(key);
-            if config.family.output_bits() == 128 {
-                (d.lo, d.hi)
-            } else {
-                (d.lo, mix64(d.lo))
+            match config.family.output_bits() {
+                128 => (d.lo, d.hi),
+                // Multiply-shift reads the high bits of `a` (and a blocked
+                // layer picks its block from them): a 32-bit hash left in
+                // the low bits would send every key's first probe, or
+                // every key, to position or block 0. As
+                // `bloomlab_hash::Indexer` does for the standard filter.
+                32 if config.reduction == Reduction::MultiplyShift => {
+                    (d.lo << 32, mix64(d.lo))
+                }
+                _ => (d.lo, mix64(d.lo)),
             }
         }
     }
