@@ -343,7 +343,8 @@ impl Row {
             let p = g.compounded_error;
             row.formula = "compounded".to_string();
             row.fpr_theory = Some(p);
-            row.formula_asserted = Some(variants::scalable_asserted(point));
+            row.formula_asserted =
+                Some(variants::scalable_asserted(point, &g));
             let se = (p * (1.0 - p) / o.queries as f64).sqrt();
             row.se_filter = Some(se);
             row.z = (se > 0.0).then(|| stats::z_score(fpr, p, se));

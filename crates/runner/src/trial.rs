@@ -76,6 +76,8 @@ pub struct Grown {
     pub layers: u64,
     /// Bits of all layers.
     pub total_bits: u64,
+    /// Bits of the first (smallest) layer.
+    pub first_layer_bits: u64,
     /// `1 − Π(1 − P_i)`, `P_i` each layer's rate from its realised fill:
     /// the filter's predicted false-positive rate.
     pub compounded_error: f64,
@@ -150,6 +152,7 @@ pub fn run(
         grown = Some(Grown {
             layers: f.layers().len() as u64,
             total_bits: f.total_bits(),
+            first_layer_bits: f.layers().first().map_or(0, |l| l.bits()),
             compounded_error: f.compounded_error(),
             error_bound: f.error_bound(),
             skipped: f.skipped(),
