@@ -591,13 +591,13 @@ pub fn check_growth(p: &Point) -> Result<(), String> {
 /// Whether a scalable point's `compounded` prediction is asserted
 /// (`fpr-consistent`): a strong hash family whose fingerprint floor
 /// (`n/2^32` for a 32-bit hash) is at most 1% of the prediction, as in
-/// [`theory`], and, for partitioned layers, a first layer of at least
+/// [`theory()`], and, for partitioned layers, a first layer of at least
 /// 10^5 bits. The prediction is the
 /// filter's own rate given its layers' realised fill, so it has no
 /// filter-to-filter spread; only the query noise remains.
 ///
 /// Partitioned layers probe by (enhanced) double hashing, whose excess
-/// over the formula grows as the slices shrink, the rule [`theory`]
+/// over the formula grows as the slices shrink, the rule [`theory()`]
 /// applies to the partitioned filter (asserted from `m ≥ 10^5`). Measured
 /// (xxh3-64, P = 1%, s = 2, 200,000 queries, 10 seeds): z = 2.6–6.9 with
 /// n0 = 100, and 0.6 on average with n0 = 1,000.
