@@ -415,7 +415,15 @@ impl CountingBloomFilter {
     /// Whether a typed key may be in the filter.
     #[inline]
     pub fn contains<T: Funnel + ?Sized>(&self, key: &T) -> bool {
-        key.with_bytes(|b| self.contains_bytes(b))
+        // The kernel is called here, not through `contains_bytes` (which
+        // the compiler keeps out of line): one call a key, not two.
+        key.with_bytes(|b| match self.kernel {
+            Some(kn) => {
+                let (seed, m) = (self.probes.inner().seed(), self.counters());
+                (kn.query)(kn.start, seed, m, &self.words, b)
+            }
+            None => self.contains_bytes(b),
+        })
     }
 
     /// Removes one occurrence of a typed key; see
@@ -480,19 +488,12 @@ impl CountingBloomFilter {
     /// are non-zero.
     #[inline]
     pub fn contains_bytes(&self, key: &[u8]) -> bool {
+        let (m, l) = (self.counters(), self.lanes());
+        let words = &self.words[..];
         if let Some(kn) = self.kernel {
             let seed = self.probes.inner().seed();
-            let m = self.counters();
-            return (kn.query)(kn.start, seed, m, &self.words, key);
+            return (kn.query)(kn.start, seed, m, words, key);
         }
-        self.contains_walk(key)
-    }
-
-    // Out of line, so that the kernel call above inlines into the
-    // caller's loop (one call a key, not two).
-    #[inline(never)]
-    fn contains_walk(&self, key: &[u8]) -> bool {
-        let (l, words) = (self.lanes(), &self.words[..]);
         self.probes.walk(key, |_, p| {
             let (w, sh) = l.locate(p);
             (words[w] >> sh) & l.max != 0

@@ -110,13 +110,28 @@ impl BloomFilter {
     /// bit changed, as Guava's `put`.
     #[inline]
     pub fn insert<T: Funnel + ?Sized>(&mut self, key: &T) -> bool {
-        key.with_bytes(|b| self.insert_bytes(b))
+        // The kernel is called here, not through `insert_bytes` (which
+        // the compiler keeps out of line): one call a key, not two.
+        key.with_bytes(|b| match self.kernel {
+            Some(kernel) => {
+                let m = self.bits();
+                (kernel.insert)(self.probes.seed(), m, &mut self.bits, b)
+            }
+            None => self.insert_bytes(b),
+        })
     }
 
     /// Whether a typed key may have been inserted.
     #[inline]
     pub fn contains<T: Funnel + ?Sized>(&self, key: &T) -> bool {
-        key.with_bytes(|b| self.contains_bytes(b))
+        // As `insert`.
+        key.with_bytes(|b| match self.kernel {
+            Some(kernel) => {
+                let (m, words) = (self.bits(), self.bits.words());
+                (kernel.query)(self.probes.seed(), m, words, b)
+            }
+            None => self.contains_bytes(b),
+        })
     }
 
     /// Inserts a key given as bytes; returns whether any bit changed.
@@ -131,13 +146,6 @@ impl BloomFilter {
                 key,
             );
         }
-        self.insert_bytes_generic(key)
-    }
-
-    // Kept out of line so that the kernel call above inlines into the
-    // caller's loop (one call a key, not two).
-    #[inline(never)]
-    fn insert_bytes_generic(&mut self, key: &[u8]) -> bool {
         if self.probes.digest_only() {
             return self.insert_digest(self.probes.digest(key));
         }
@@ -157,12 +165,6 @@ impl BloomFilter {
             let (m, words) = (self.bits(), self.bits.words());
             return (kernel.query)(self.probes.seed(), m, words, key);
         }
-        self.contains_bytes_generic(key)
-    }
-
-    // Out of line, as `insert_bytes_generic`.
-    #[inline(never)]
-    fn contains_bytes_generic(&self, key: &[u8]) -> bool {
         if self.probes.digest_only() {
             return self.contains_digest(self.probes.digest(key));
         }
