@@ -5,6 +5,7 @@ use anyhow::{Result, bail};
 use bloomlab_core::Filter;
 use bloomlab_counting::CountingBloomFilter;
 use bloomlab_partitioned::AnyPartitioned;
+use bloomlab_runner::variants::LayerLayout;
 use bloomlab_scalable::ScalableBloomFilter;
 use bloomlab_standard::{Format, StandardFilter};
 use serde_json::{Value, json};
@@ -121,7 +122,12 @@ impl AnyFilter {
             AnyFilter::Standard(f, format) => f.describe(*format).to_string(),
             AnyFilter::Partitioned(f) => f.info().to_string(),
             AnyFilter::Counting(f) => f.info().to_string(),
-            AnyFilter::Scalable(f) => f.info().to_string(),
+            AnyFilter::Scalable(f) => format!(
+                "layer-layout {} tightening {}\n{}",
+                layer_layout(f),
+                f.config().tightening,
+                f.info()
+            ),
         }
     }
 
@@ -201,7 +207,9 @@ impl AnyFilter {
                     "items": i.items,
                     "skipped": i.skipped,
                     "filters": i.filters,
+                    "layer_layout": layer_layout(f),
                     "expansion": i.expansion,
+                    "tightening": f.config().tightening,
                     "error": i.error,
                     "error_bound": i.error_bound,
                     "compounded_error": i.compounded_error,
@@ -216,4 +224,13 @@ impl AnyFilter {
         }
         v
     }
+}
+
+/// The name `build --layer-layout` and experiments use for a scalable
+/// filter's layout.
+fn layer_layout(f: &ScalableBloomFilter) -> &'static str {
+    LayerLayout::ALL
+        .into_iter()
+        .find(|l| l.layout() == f.config().layout)
+        .map_or("unknown", LayerLayout::name)
 }

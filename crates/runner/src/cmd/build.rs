@@ -3,14 +3,18 @@
 
 use std::path::PathBuf;
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Context, Result, anyhow, bail};
 use bloomlab_core::sizing::GuavaSizing;
 use bloomlab_counting::{CounterWidth, CountingBloomFilter};
 use bloomlab_hash::{Family, Reduction, Strategy};
 use bloomlab_partitioned::{
     AnyPartitioned, Config as PartitionedConfig, PartitionedBloomFilter,
 };
-use bloomlab_scalable::ScalableBloomFilter;
+use bloomlab_runner::variants::LayerLayout;
+use bloomlab_scalable::{
+    Config as ScalableConfig, Error as ScalableError, Layout,
+    ScalableBloomFilter,
+};
 use bloomlab_standard::{
     Builder, Config, Format, Size, StandardFilter, guava,
 };
@@ -63,6 +67,20 @@ pub(crate) struct Args {
     /// Block size in bits of a blocked filter (a power of two >= 64).
     #[arg(long)]
     block_bits: Option<u64>,
+    /// Layer layout of a scalable filter without a preset: standard,
+    /// partitioned or blocked (default: the library's, blocked).
+    #[arg(long)]
+    layer_layout: Option<String>,
+    /// Growth s of a scalable filter without a preset: each new layer
+    /// holds s times the items of the one before, s >= 1 (default: the
+    /// library's, 4).
+    #[arg(long)]
+    growth: Option<u64>,
+    /// Tightening r of a scalable filter without a preset: each new
+    /// layer's error is r times the one before's, 0 < r < 1 (default:
+    /// the library's, 0.75).
+    #[arg(long, allow_negative_numbers = true)]
+    tightening: Option<f64>,
     /// How items become bytes: utf8 (default), long, int (decimal) or
     /// bytes (hex), as Guava's funnels.
     #[arg(long, default_value = "utf8")]
@@ -268,6 +286,7 @@ fn redis_spec(args: &Args) -> Result<Spec> {
     if args.block_bits.is_some() {
         bail!("--block-bits is for blocked filters, not stored in Redis");
     }
+    refuse_scalable_flags(args)?;
     match args.preset.as_deref() {
         // The file build's own checks and presets, then its parameters:
         // only the first layer is allocated, to be dropped.
@@ -354,6 +373,7 @@ fn size(args: &Args) -> Result<Size> {
 }
 
 fn make_filter(args: &Args) -> Result<AnyFilter> {
+    refuse_scalable_flags(args)?;
     match (args.variant(), args.preset.as_deref()) {
         (_, Some("guava")) => {
             return Ok(AnyFilter::Standard(
@@ -462,7 +482,8 @@ fn counting(args: &Args) -> Result<AnyFilter> {
 }
 
 /// `--variant scalable`: grows from `--n` (the initial capacity) at
-/// target error `--p`; presets take their own constructors' arguments:
+/// target error `--p`, with `--layer-layout`, `--growth` and
+/// `--tightening` over the library's defaults; presets take their own constructors' arguments:
 /// redisbloom `error,capacity`, then optionally `expansion` and
 /// `nonscaling` (as `BF.RESERVE`), almeida `n0,p`, pybloom-live `n0,p`
 /// and optionally `growth`.
@@ -497,10 +518,19 @@ fn scalable(args: &Args, preset: Option<&str>) -> Result<AnyFilter> {
             let (Some(n0), Some(p)) = (args.n, args.p) else {
                 bail!("a scalable filter needs --n N0 --p P (or a preset)");
             };
-            ScalableBloomFilter::new(n0, p)?
+            tuned_scalable(args, n0, p)?
         }
         Some(_) if args.n.is_some() || args.p.is_some() => {
             bail!("scalable presets take --preset-args, not --n/--p")
+        }
+        Some(p @ ("redisbloom" | "almeida" | "pybloom-live"))
+            if scalable_flag(args).is_some() =>
+        {
+            bail!(
+                "preset {p} fixes the layer layout, growth and tightening; \
+                 drop --layer-layout, --growth and --tightening (redisbloom \
+                 and pybloom-live take a growth in --preset-args)"
+            )
         }
         Some("redisbloom") => {
             let (error, capacity, rest) = match a.as_slice() {
@@ -553,6 +583,79 @@ fn scalable(args: &Args, preset: Option<&str>) -> Result<AnyFilter> {
         ),
     };
     Ok(AnyFilter::Scalable(filter))
+}
+
+/// The first of `--layer-layout`, `--growth` and `--tightening` given.
+fn scalable_flag(args: &Args) -> Option<&'static str> {
+    [
+        (args.layer_layout.is_some(), "--layer-layout"),
+        (args.growth.is_some(), "--growth"),
+        (args.tightening.is_some(), "--tightening"),
+    ]
+    .into_iter()
+    .find_map(|(given, flag)| given.then_some(flag))
+}
+
+/// The scalable-only flags with any other variant are an error.
+fn refuse_scalable_flags(args: &Args) -> Result<()> {
+    match scalable_flag(args) {
+        Some(flag) if args.variant() != "scalable" => bail!(
+            "{flag} is for variant scalable, not {}; drop it or use \
+             --variant scalable",
+            args.variant()
+        ),
+        _ => Ok(()),
+    }
+}
+
+/// bloomlab's scalable filter for `n0` and `p`, with `--layer-layout`,
+/// `--growth` and `--tightening` over the library's defaults. The
+/// library checks them; its refusal is turned into the flag to change.
+fn tuned_scalable(
+    args: &Args,
+    n0: u64,
+    p: f64,
+) -> Result<ScalableBloomFilter> {
+    let mut c = ScalableConfig::new(n0, p);
+    if let Some(name) = &args.layer_layout {
+        let l = LayerLayout::from_name(name)
+            .map_err(|e| anyhow!("--layer-layout: {e}"))?;
+        c = c.layout(l.layout());
+    }
+    if let Some(s) = args.growth {
+        c = c.growth(s);
+    }
+    if let Some(r) = args.tightening {
+        c = c.tightening(r);
+    }
+    ScalableBloomFilter::with_config(c).map_err(|e| tuning_error(e, &c))
+}
+
+/// Names the flag to change when the library refuses `c`; other
+/// refusals (`--n`, `--p`) pass through as they were.
+fn tuning_error(e: ScalableError, c: &ScalableConfig) -> anyhow::Error {
+    match &e {
+        ScalableError::InvalidParameter { name: "s", .. } => {
+            anyhow!("--growth {}: {e}; give a growth of 1 or more", c.growth)
+        }
+        // P0 = P(1 - r) is checked before r; with P valid, only r can
+        // put it out of (0, 1).
+        ScalableError::InvalidParameter { name: "r" | "p0", .. } => {
+            anyhow!(
+                "--tightening {}: {e}; give a ratio strictly between 0 and 1",
+                c.tightening
+            )
+        }
+        // A blocked layer's k is capped (MAX_BLOCKED_K): a tight error
+        // needs another layout or a looser --p.
+        ScalableError::CannotGrow(_) if c.layout == Layout::Blocked => {
+            anyhow!(
+                "--layer-layout blocked: {e}; use --layer-layout standard or \
+                 partitioned, or a larger --p"
+            )
+        }
+        _ => e.into(),
+    }
 }
 
 /// `--preset hutool-bitmap --preset-args M` (`new BitMapBloomFilter(M)`)

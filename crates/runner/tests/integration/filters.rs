@@ -703,3 +703,100 @@ fn scalable_filter_grows_through_the_cli() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `--layer-layout`, `--growth` and `--tightening` reach the file:
+/// `inspect` shows them, `query` finds every item; bad values and
+/// combinations are one line and leave no file.
+#[test]
+fn scalable_layout_growth_tightening_through_the_cli() {
+    let dir = scratch("scalable-tuned");
+    let items = dir.join("items.txt");
+    let keys: Vec<String> = (0..3000).map(|i| format!("t{i}")).collect();
+    std::fs::write(&items, keys.join("\n")).unwrap();
+    let items_s = items.to_str().unwrap();
+    let out = dir.join("t.bin");
+    let out_s = out.to_str().unwrap();
+    let base = ["build", "--input", items_s, "--out", out_s];
+    let tuned = [
+        "--layer-layout",
+        "partitioned",
+        "--growth",
+        "2",
+        "--tightening",
+        "0.5",
+    ];
+    let scalable = ["--variant", "scalable", "--n", "200", "--p", "0.01"];
+    bloomlab().args(base).args(scalable).args(tuned).assert().success();
+    let info = &json_lines(&["inspect", out_s, "--json"])[0];
+    assert_eq!(info["layer_layout"], "partitioned", "{info}");
+    assert_eq!(info["expansion"], 2, "{info}");
+    assert_eq!(info["tightening"], 0.5, "{info}");
+    let layers = info["layers"].as_array().unwrap();
+    assert!(layers.len() >= 3, "{info}");
+    // Growth 2 and tightening 0.5 from P0 = 0.01 * (1 - 0.5).
+    assert_eq!(layers[1]["capacity"], 400);
+    assert_eq!(layers[1]["error"], 0.0025);
+    let text = bloomlab().args(["inspect", out_s]).output().unwrap();
+    let text = String::from_utf8(text.stdout).unwrap();
+    assert!(text.contains("layer-layout partitioned tightening 0.5"));
+    assert!(text.contains("expansion 2 "), "{text}");
+    let answers = json_lines(&[
+        "query", "--filter", out_s, "--input", items_s, "--json",
+    ]);
+    assert_eq!(answers.len(), keys.len());
+    assert!(answers.iter().all(|a| a["result"] == true));
+    std::fs::remove_file(&out).unwrap();
+
+    // Without the flags: the library's defaults.
+    bloomlab().args(base).args(scalable).assert().success();
+    let info = &json_lines(&["inspect", out_s, "--json"])[0];
+    assert_eq!(info["layer_layout"], "blocked");
+    assert_eq!(info["expansion"], 4);
+    assert_eq!(info["tightening"], 0.75);
+    std::fs::remove_file(&out).unwrap();
+
+    for (args, needle) in [
+        (&["--layer-layout", "split"][..], "unknown layer-layout `split`"),
+        (&["--growth", "0"], "--growth 0"),
+        (&["--tightening", "1"], "--tightening 1"),
+        (&["--tightening", "0"], "--tightening 0"),
+        (&["--tightening", "-0.5"], "--tightening -0.5"),
+        (&["--tightening", "1.5"], "strictly between 0 and 1"),
+    ] {
+        let a = [&base[..], &scalable, args].concat();
+        fails_with(&a, 1, needle);
+        assert!(!out.exists(), "{args:?}");
+    }
+    for args in [
+        // Blocked layers take at most 64 probes: P0 = 2.5e-20 needs 66.
+        &["--p", "1e-19"][..],
+        &["--p", "1e-19", "--layer-layout", "blocked"],
+    ] {
+        let a = [&base[..], &["--variant", "scalable", "--n", "200"], args]
+            .concat();
+        fails_with(&a, 1, "--layer-layout standard or partitioned");
+        assert!(!out.exists(), "{args:?}");
+    }
+    // Presets fix these settings; other variants do not have them.
+    let almeida = "--variant scalable --preset almeida --preset-args \
+                   200,0.01 --growth 2";
+    let redisbloom = "--variant scalable --preset redisbloom --preset-args \
+                      0.01,200 --layer-layout standard";
+    let standard = "--variant standard --n 200 --p 0.01 --tightening 0.5";
+    let blocked = "--variant blocked --m 4096 --k 8 --layer-layout blocked";
+    let guava = "--variant standard --preset guava --n 200 --p 0.01 \
+                 --growth 2";
+    for (args, needle) in [
+        (almeida, "preset almeida fixes the layer layout, growth and"),
+        (redisbloom, "preset redisbloom fixes the layer layout"),
+        (standard, "--tightening is for variant scalable, not standard"),
+        (blocked, "--layer-layout is for variant scalable, not blocked"),
+        (guava, "--growth is for variant scalable, not standard"),
+    ] {
+        let a: Vec<&str> =
+            base.iter().copied().chain(args.split_whitespace()).collect();
+        fails_with(&a, 1, needle);
+        assert!(!out.exists(), "{args}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

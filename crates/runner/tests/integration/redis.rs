@@ -586,8 +586,24 @@ fn scalable_filter_in_redis_matches_the_file_build() {
         .chain((0..2000).map(|i| format!("none-{i}")))
         .collect();
     let probes_file = write_lines(dir.path(), "probes.txt", &probes);
-    let cases: [(&str, &[&str]); 2] = [
+    let cases: [(&str, &[&str]); 3] = [
         ("grown", &["--n", "200", "--p", "0.01"]),
+        // Layout, growth and tightening are stored with the chain.
+        (
+            "tuned",
+            &[
+                "--n",
+                "200",
+                "--p",
+                "0.01",
+                "--layer-layout",
+                "partitioned",
+                "--growth",
+                "2",
+                "--tightening",
+                "0.5",
+            ],
+        ),
         (
             "redisbloom",
             &["--preset", "redisbloom", "--preset-args", "0.01,300,3"],
@@ -644,6 +660,11 @@ fn scalable_filter_in_redis_matches_the_file_build() {
             }
         }
         assert_eq!(from_redis, from_file, "{key}");
+        if key == "tuned" {
+            assert_eq!(from_redis["layer_layout"], "partitioned");
+            assert_eq!(from_redis["expansion"], 2);
+            assert_eq!(from_redis["tightening"], 0.5);
+        }
     }
 
     // Non-scaling, 1000 items: the batch holding item 1001 is refused
@@ -798,6 +819,22 @@ fn redis_errors_are_one_clear_line() {
         &[&strs(&build(&url))[..], &["--preset", "redisbloom"]].concat(),
         1,
         "preset \"redisbloom\" is not available with --redis",
+    );
+    // The scalable-only flags: refused with another variant, checked by
+    // the library with variant scalable, before anything is created.
+    fails_with(
+        &[&strs(&build(&url))[..], &["--growth", "2"]].concat(),
+        1,
+        "--growth is for variant scalable, not standard",
+    );
+    fails_with(
+        &[
+            &strs(&build(&url))[..],
+            &["--variant", "scalable", "--tightening", "1.5"],
+        ]
+        .concat(),
+        1,
+        "--tightening 1.5",
     );
     // None of the refused builds left a key behind (the two set above
     // are the only keys).
