@@ -483,10 +483,10 @@ fn counting(args: &Args) -> Result<AnyFilter> {
 
 /// `--variant scalable`: grows from `--n` (the initial capacity) at
 /// target error `--p`, with `--layer-layout`, `--growth` and
-/// `--tightening` over the library's defaults; presets take their own constructors' arguments:
-/// redisbloom `error,capacity`, then optionally `expansion` and
-/// `nonscaling` (as `BF.RESERVE`), almeida `n0,p`, pybloom-live `n0,p`
-/// and optionally `growth`.
+/// `--tightening` over the library's defaults; presets take their own
+/// constructors' arguments: redisbloom `error,capacity`, then optionally
+/// `expansion` and `nonscaling` (as `BF.RESERVE`), almeida `n0,p`,
+/// pybloom-live `n0,p` and optionally `growth`.
 fn scalable(args: &Args, preset: Option<&str>) -> Result<AnyFilter> {
     if args.family.is_some()
         || args.strategy.is_some()

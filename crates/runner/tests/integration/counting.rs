@@ -3,8 +3,7 @@
 
 use std::collections::HashMap;
 
-use crate::bloomlab;
-use crate::experiment::write;
+use crate::{Ran, bloomlab, rows, run_experiment};
 
 /// A tiny churn experiment: counting filters at 2, 4 and 8 bits, one
 /// overloaded load so 2-bit counters saturate, plus a standard filter.
@@ -23,41 +22,13 @@ fn churn_experiment() -> String {
         .to_string()
 }
 
-/// The CSV as one map per row.
-fn rows(csv: &str) -> Vec<HashMap<String, String>> {
-    let mut lines = csv.lines();
-    let header: Vec<String> =
-        lines.next().unwrap().split(',').map(str::to_string).collect();
-    lines
-        .map(|l| {
-            header
-                .iter()
-                .cloned()
-                .zip(l.split(',').map(str::to_string))
-                .collect()
-        })
-        .collect()
-}
-
 fn num(r: &HashMap<String, String>, col: &str) -> u64 {
     r[col].parse().unwrap_or_else(|_| panic!("{col} = {:?}", r[col]))
 }
 
 #[test]
 fn counting_runs_under_churn_without_false_negatives() {
-    let dir = tempfile::tempdir().unwrap();
-    let exp = write(dir.path(), "c.toml", &churn_experiment());
-    let out = dir.path().join("out");
-    let o = bloomlab()
-        .args(["run", "--quiet"])
-        .arg(&exp)
-        .arg("--out")
-        .arg(&out)
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-
-    let csv = std::fs::read_to_string(out.join("results.csv")).unwrap();
+    let Ran { out, csv, .. } = &run_experiment(&churn_experiment());
     let header: Vec<&str> = csv.lines().next().unwrap().split(',').collect();
     for col in [
         "counter_bits",
@@ -70,7 +41,7 @@ fn counting_runs_under_churn_without_false_negatives() {
     ] {
         assert!(header.contains(&col), "missing column {col}");
     }
-    let rows = rows(&csv);
+    let rows = rows(csv);
     // 3 widths x 3 churns x 2 loads x 2 trials, and one standard filter.
     assert_eq!(rows.len(), 3 * 3 * 2 * 2 + 1);
     let mut saturated_2bit = 0;
@@ -128,7 +99,7 @@ fn counting_runs_under_churn_without_false_negatives() {
     assert!(html.contains("id=\"counting-churn-fpr\""));
 
     // The report rebuilds from the CSV.
-    let o = bloomlab().arg("report").arg(&out).output().unwrap();
+    let o = bloomlab().arg("report").arg(out).output().unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
 }
 

@@ -23,6 +23,9 @@ mod theory;
 // `bloomlab verify`: passes on upheld invariants, exits 1 on a miss.
 mod verify;
 
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
 use assert_cmd::Command;
 use serde_json::Value;
 
@@ -62,4 +65,52 @@ pub(crate) fn fails_with(args: &[&str], code: i32, needle: &str) {
         assert_eq!(err.trim_end().lines().count(), 1, "{err:?}");
         assert!(err.starts_with("error: "), "{err:?}");
     }
+}
+
+/// Runs `bloomlab run --quiet EXP --out OUT EXTRA...`; expects success.
+pub(crate) fn run_into(exp: &Path, out: &Path, extra: &[&str]) {
+    let o = bloomlab()
+        .args(["run", "--quiet"])
+        .arg(exp)
+        .arg("--out")
+        .arg(out)
+        .args(extra)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+}
+
+/// An experiment run in a temporary directory (removed on drop).
+pub(crate) struct Ran {
+    _dir: tempfile::TempDir,
+    /// The output folder.
+    pub(crate) out: PathBuf,
+    /// Its `results.csv`.
+    pub(crate) csv: String,
+}
+
+/// Runs the experiment `toml` in a fresh directory; expects success.
+pub(crate) fn run_experiment(toml: &str) -> Ran {
+    let dir = tempfile::tempdir().unwrap();
+    let exp = experiment::write(dir.path(), "e.toml", toml);
+    let out = dir.path().join("out");
+    run_into(&exp, &out, &[]);
+    let csv = std::fs::read_to_string(out.join("results.csv")).unwrap();
+    Ran { _dir: dir, out, csv }
+}
+
+/// A results CSV as one map per row, by column name.
+pub(crate) fn rows(csv: &str) -> Vec<HashMap<String, String>> {
+    let mut lines = csv.lines();
+    let header: Vec<String> =
+        lines.next().unwrap().split(',').map(str::to_string).collect();
+    lines
+        .map(|l| {
+            header
+                .iter()
+                .cloned()
+                .zip(l.split(',').map(str::to_string))
+                .collect()
+        })
+        .collect()
 }

@@ -1,21 +1,7 @@
 // `bloomlab run` and `bloomlab report`: outputs, determinism, safety.
 
-use std::path::Path;
-
-use crate::bloomlab;
 use crate::experiment::{tiny, write};
-
-fn run_into(exp: &Path, out: &Path, extra: &[&str]) {
-    let o = bloomlab()
-        .args(["run", "--quiet"])
-        .arg(exp)
-        .arg("--out")
-        .arg(out)
-        .args(extra)
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-}
+use crate::{bloomlab, run_into};
 
 /// The CSV without the timing columns.
 fn without_timings(csv: &str) -> Vec<Vec<String>> {

@@ -6,8 +6,8 @@ use std::collections::HashMap;
 use bloomlab_core::stats::clopper_pearson;
 use bloomlab_scalable::{BLOCK_BITS, Config, Layout};
 
-use crate::bloomlab;
 use crate::experiment::{bad, write};
+use crate::{Ran, bloomlab, rows, run_experiment};
 
 /// A tiny growth experiment: bloomlab's settings and Almeida's growing
 /// 100 → 20,000, pybloom-live shown, and a standard filter.
@@ -27,40 +27,13 @@ fn growth_experiment() -> String {
         .to_string()
 }
 
-fn rows(csv: &str) -> Vec<HashMap<String, String>> {
-    let mut lines = csv.lines();
-    let header: Vec<String> =
-        lines.next().unwrap().split(',').map(str::to_string).collect();
-    lines
-        .map(|l| {
-            header
-                .iter()
-                .cloned()
-                .zip(l.split(',').map(str::to_string))
-                .collect()
-        })
-        .collect()
-}
-
 fn f(r: &HashMap<String, String>, col: &str) -> f64 {
     r[col].parse().unwrap_or_else(|_| panic!("{col} = {:?}", r[col]))
 }
 
 #[test]
 fn scalable_grows_and_stays_under_its_target() {
-    let dir = tempfile::tempdir().unwrap();
-    let exp = write(dir.path(), "s.toml", &growth_experiment());
-    let out = dir.path().join("out");
-    let o = bloomlab()
-        .args(["run", "--quiet"])
-        .arg(&exp)
-        .arg("--out")
-        .arg(&out)
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-
-    let csv = std::fs::read_to_string(out.join("results.csv")).unwrap();
+    let Ran { out, csv, .. } = &run_experiment(&growth_experiment());
     let header: Vec<&str> = csv.lines().next().unwrap().split(',').collect();
     let scalable_cols = [
         "initial_capacity",
@@ -83,7 +56,7 @@ fn scalable_grows_and_stays_under_its_target() {
     assert_eq!(header[last_counting + 1], "initial_capacity");
     assert_eq!(*header.last().unwrap(), "skipped_adds");
 
-    let rows = rows(&csv);
+    let rows = rows(csv);
     assert_eq!(rows.len(), 3 * 3 + 1);
     for r in &rows {
         assert_eq!(r["err"], "", "{r:?}");
@@ -139,7 +112,7 @@ fn scalable_grows_and_stays_under_its_target() {
     assert!(html.contains("id=\"scalable-growth-fpr\""));
 
     // The report rebuilds from the CSV.
-    let o = bloomlab().arg("report").arg(&out).output().unwrap();
+    let o = bloomlab().arg("report").arg(out).output().unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
 }
 
@@ -184,19 +157,8 @@ fn layouts_experiment() -> String {
 
 #[test]
 fn every_layer_layout_runs_and_blocked_layers_meet_their_theory() {
-    let dir = tempfile::tempdir().unwrap();
-    let exp = write(dir.path(), "l.toml", &layouts_experiment());
-    let out = dir.path().join("out");
-    let o = bloomlab()
-        .args(["run", "--quiet"])
-        .arg(&exp)
-        .arg("--out")
-        .arg(&out)
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let csv = std::fs::read_to_string(out.join("results.csv")).unwrap();
-    let rows = rows(&csv);
+    let Ran { out, csv, .. } = &run_experiment(&layouts_experiment());
+    let rows = rows(csv);
     // The layout is the innermost axis.
     let layouts: Vec<&str> =
         rows.iter().map(|r| r["layer_layout"].as_str()).collect();
