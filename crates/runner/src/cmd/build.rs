@@ -179,9 +179,12 @@ pub(crate) fn run(args: Args) -> Result<()> {
     }
     let mut changed = 0usize;
     for (i, key) in keys.iter().enumerate() {
-        let new = filter.insert(key).with_context(|| {
-            format!("{} line {}", args.input.display(), i + 1)
-        })?;
+        let new = filter
+            .insert(key)
+            .map_err(|e| growth_hint(e, &args, &filter))
+            .with_context(|| {
+                format!("{} line {}", args.input.display(), i + 1)
+            })?;
         changed += usize::from(new);
     }
     let bytes = filter.to_bytes()?;
@@ -656,6 +659,31 @@ fn tuning_error(e: ScalableError, c: &ScalableConfig) -> anyhow::Error {
         }
         _ => e.into(),
     }
+}
+
+/// A scalable filter that cannot build its next layer (only found when
+/// the items need it): names the flags that set the chain, unless a
+/// preset fixed them.
+fn growth_hint(e: anyhow::Error, args: &Args, f: &AnyFilter) -> anyhow::Error {
+    let AnyFilter::Scalable(f) = f else {
+        return e;
+    };
+    let cannot_grow = matches!(
+        e.downcast_ref::<ScalableError>(),
+        Some(ScalableError::CannotGrow(_))
+    );
+    if !cannot_grow || args.preset.is_some() {
+        return e;
+    }
+    let other = if f.config().layout == Layout::Blocked {
+        ", or use --layer-layout standard or partitioned"
+    } else {
+        ""
+    };
+    anyhow!(
+        "{e}; raise --p, --tightening or --growth (fewer, looser \
+         layers){other}"
+    )
 }
 
 /// `--preset hutool-bitmap --preset-args M` (`new BitMapBloomFilter(M)`)

@@ -777,6 +777,29 @@ fn scalable_layout_growth_tightening_through_the_cli() {
         fails_with(&a, 1, "--layer-layout standard or partitioned");
         assert!(!out.exists(), "{args:?}");
     }
+    // A chain that only fails at a later layer fails at that item: each
+    // layer of 10 items has 1% of the error before it, which underflows
+    // f64 after ~160 layers.
+    let underflow = [
+        "--variant",
+        "scalable",
+        "--n",
+        "10",
+        "--p",
+        "0.01",
+        "--layer-layout",
+        "standard",
+        "--growth",
+        "1",
+        "--tightening",
+        "0.01",
+    ];
+    fails_with(
+        &[&base[..], &underflow].concat(),
+        1,
+        "raise --p, --tightening or --growth (fewer, looser layers)",
+    );
+    assert!(!out.exists());
     // Presets fix these settings; other variants do not have them.
     let almeida = "--variant scalable --preset almeida --preset-args \
                    200,0.01 --growth 2";
