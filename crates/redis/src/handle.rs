@@ -392,7 +392,8 @@ impl Handle {
     }
 }
 
-fn check_name(name: &str) -> Result<()> {
+/// A filter name is the hash tag of its keys: non-empty, no braces.
+pub(crate) fn check_name(name: &str) -> Result<()> {
     if name.is_empty() || name.contains(['{', '}']) {
         return Err(Error::InvalidParameter {
             name: "name",

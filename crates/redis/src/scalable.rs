@@ -9,7 +9,9 @@ use bloomlab_scalable::{
 };
 use redis::{Connection, RedisError, Script, Value};
 
-use crate::handle::{CONFIG_VERSION, Op, bytes_of, config_key, script_error};
+use crate::handle::{
+    CONFIG_VERSION, Op, bytes_of, check_name, config_key, script_error,
+};
 use crate::scalable_scripts::{FIELDS, SCRIPTS};
 use crate::{Error, MAX_BITS, Result, redis_offset};
 
@@ -764,18 +766,6 @@ fn map_error(e: RedisError, name: &str, op: Op) -> Error {
         },
         _ => script_error(e, name, op),
     }
-}
-
-fn check_name(name: &str) -> Result<()> {
-    if name.is_empty() || name.contains(['{', '}']) {
-        return Err(Error::InvalidParameter {
-            name: "name",
-            value: format!("{name:?}"),
-            reason: "a filter name must be non-empty, without braces \
-                     (it is the keys' hash tag)",
-        });
-    }
-    Ok(())
 }
 
 // The names of the config's enums in the config hash. The matches are

@@ -21,7 +21,8 @@ fn scratch(name: &str) -> PathBuf {
     dir
 }
 
-fn case(name: &str) -> Value {
+/// The case `name` of Guava's reference vectors.
+pub(crate) fn case(name: &str) -> Value {
     let v: Value = serde_json::from_str(GUAVA).unwrap();
     v["cases"]
         .as_array()
@@ -32,7 +33,8 @@ fn case(name: &str) -> Value {
         .clone()
 }
 
-fn item_text(v: &Value) -> String {
+/// An item of the vectors as the items file spells it.
+pub(crate) fn item_text(v: &Value) -> String {
     match v {
         Value::String(s) => s.clone(),
         other => other.to_string(),

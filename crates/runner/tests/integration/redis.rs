@@ -10,14 +10,9 @@ use std::time::{Duration, Instant};
 
 use bloomlab_redis::redis;
 use bloomlab_redis::{Options, RedisBloomFilter, connect};
-use serde_json::Value;
 
+use crate::filters::{case, item_text};
 use crate::{bloomlab, fails_with, json_lines};
-
-const GUAVA: &str = include_str!(concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../../testdata/guava/filters.json"
-));
 
 /// A `redis-server` on 127.0.0.1 and a free port, without persistence,
 /// in its own temporary directory; killed when dropped.
@@ -358,24 +353,6 @@ fn identical_filter_is_appended_to_and_other_parameters_refused() {
     assert_eq!(before, after);
 }
 
-fn guava_case(name: &str) -> Value {
-    let v: Value = serde_json::from_str(GUAVA).unwrap();
-    v["cases"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|c| c["name"] == name)
-        .unwrap()
-        .clone()
-}
-
-fn item_text(v: &Value) -> String {
-    match v {
-        Value::String(s) => s.clone(),
-        other => other.to_string(),
-    }
-}
-
 fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
@@ -392,7 +369,7 @@ fn guava_preset_in_redis_has_guavas_bits_and_answers() {
         ("string_item_100_mitz64", "utf8", "guava-mitz64"),
         ("long_seq_500_mitz32", "long", "guava-mitz32"),
     ] {
-        let c = guava_case(name);
+        let c = case(name);
         let items: Vec<String> =
             c["items"].as_array().unwrap().iter().map(item_text).collect();
         let items_file = write_lines(dir.path(), "items.txt", &items);
