@@ -1,4 +1,9 @@
-//! Benchmarks for bloomlab live in `benches/`; this library is empty.
+//! Benchmarks for bloomlab live in `benches/`; this library holds
+//! [`report`], which turns their results into the README's tables.
 //!
-//! Run them with `cargo bench -p bloomlab-benches`. See the README of the
-//! workspace for the figures and how they compare with peer crates.
+//! Run them with `cargo bench -p bloomlab-benches`, or with
+//! `scripts/bench.sh SUITE`, which also regenerates the suite's block of
+//! the README from that run.
+#![forbid(unsafe_code)]
+
+pub mod report;

@@ -1,0 +1,788 @@
+//! Tables of benchmark results, read from criterion's own output, so
+//! that the figures in the README and in notes are generated from one
+//! run and never copied by hand.
+//!
+//! Criterion writes, for each benchmark, `<dir>/new/benchmark.json`
+//! (its id and throughput) and `<dir>/new/estimates.json` (the median
+//! time per iteration, in ns) under `target/criterion`. A [`Suite`] names
+//! the groups of one bench file, the filters in the order they are shown,
+//! and the ratios its issue sets targets for. The benches also print each
+//! filter's measured false-positive rate to stderr; [`Accuracy::parse`]
+//! reads those lines from a saved log.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+/// What went wrong reading results.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// A file could not be read.
+    #[error("reading {path}: {source}")]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// A file could not be written.
+    #[error("writing {path}: {source}")]
+    Write {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// A criterion file is not what criterion writes.
+    #[error("{path}: {reason}")]
+    Format {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong.
+        reason: String,
+    },
+    /// Criterion's directory holds no result of the suite.
+    #[error(
+        "no results of suite {suite} in {path} (since the given time): \
+         run `cargo bench -p bloomlab-benches --bench {suite}` first"
+    )]
+    NoResults {
+        /// Criterion's directory.
+        path: PathBuf,
+        /// The suite.
+        suite: String,
+    },
+    /// No suite has this name.
+    #[error("unknown suite {0:?}: one of standard, counting")]
+    UnknownSuite(String),
+    /// The README lacks the markers of a suite's block.
+    #[error(
+        "{path} has no block for suite {suite}: add the lines \
+         `<!-- BEGIN: bench-{suite} -->` and `<!-- END: bench-{suite} -->` \
+         where it goes"
+    )]
+    NoMarkers {
+        /// The README.
+        path: PathBuf,
+        /// The suite.
+        suite: String,
+    },
+}
+
+/// `Result` with [`Error`].
+pub type Result<T> = std::result::Result<T, Error>;
+
+/// One benchmark's result.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Estimate {
+    /// Median time per element, ns.
+    pub ns: f64,
+    /// When criterion wrote it, seconds since the Unix epoch.
+    pub written: u64,
+}
+
+/// Every result under a criterion directory, by full id
+/// (`group/function`).
+#[derive(Debug, Default)]
+pub struct Results {
+    by_id: BTreeMap<String, Estimate>,
+}
+
+impl Results {
+    /// Reads every `new/benchmark.json` below `root` (criterion's output
+    /// directory, usually `target/criterion`) written at or after
+    /// `since` (seconds since the epoch; 0 for all).
+    pub fn read(root: &Path, since: u64) -> Result<Results> {
+        let mut results = Results::default();
+        let mut dirs = vec![root.to_path_buf()];
+        while let Some(dir) = dirs.pop() {
+            let entries = std::fs::read_dir(&dir)
+                .map_err(|source| Error::Read { path: dir.clone(), source })?;
+            for entry in entries.flatten() {
+                let path = entry.path();
+                if !path.is_dir() {
+                    continue;
+                }
+                if path.file_name().is_some_and(|n| n == "new") {
+                    if let Some((id, e)) = read_one(&path)? {
+                        if e.written >= since {
+                            results.by_id.insert(id, e);
+                        }
+                    }
+                } else if path.file_name().is_none_or(|n| n != "report") {
+                    dirs.push(path);
+                }
+            }
+        }
+        Ok(results)
+    }
+
+    /// The result of `group/function`, if there is one.
+    pub fn get(&self, id: &str) -> Option<&Estimate> {
+        self.by_id.get(id)
+    }
+
+    /// Adds a result (for tests and other sources).
+    pub fn insert(&mut self, id: impl Into<String>, e: Estimate) {
+        self.by_id.insert(id.into(), e);
+    }
+}
+
+/// `(full id, estimate)` of one criterion `new/` directory, or `None` if
+/// it holds no benchmark (criterion's own report folders).
+fn read_one(dir: &Path) -> Result<Option<(String, Estimate)>> {
+    let bench = dir.join("benchmark.json");
+    if !bench.exists() {
+        return Ok(None);
+    }
+    let meta = json(&bench)?;
+    let bad = |reason: &str| Error::Format {
+        path: bench.clone(),
+        reason: reason.to_owned(),
+    };
+    let id = meta["full_id"].as_str().ok_or_else(|| bad("no full_id"))?;
+    // One iteration may cover several elements (a batch per call).
+    let elements = meta["throughput"]["Elements"].as_u64().unwrap_or(1);
+    let est_path = dir.join("estimates.json");
+    let est = json(&est_path)?;
+    let median =
+        est["median"]["point_estimate"].as_f64().ok_or_else(|| {
+            Error::Format {
+                path: est_path.clone(),
+                reason: "no median.point_estimate".into(),
+            }
+        })?;
+    let written = std::fs::metadata(&est_path)
+        .and_then(|m| m.modified())
+        .map_err(|source| Error::Read { path: est_path.clone(), source })?
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let ns = median / elements.max(1) as f64;
+    Ok(Some((id.to_owned(), Estimate { ns, written })))
+}
+
+fn json(path: &Path) -> Result<serde_json::Value> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|source| Error::Read { path: path.to_path_buf(), source })?;
+    serde_json::from_str(&text).map_err(|e| Error::Format {
+        path: path.to_path_buf(),
+        reason: e.to_string(),
+    })
+}
+
+/// Measured false-positive rates (and memory, where printed), from the
+/// lines a bench prints before measuring:
+/// `n = 1e6: NAME false-positive rate 0.00989[, 4.8 MB]`; and any other
+/// line the bench prints about accuracy (the counting bench's churn
+/// check), kept verbatim.
+#[derive(Debug, Default, PartialEq)]
+pub struct Accuracy {
+    /// `(n label, filter) → (rate, memory text)`.
+    pub rates: BTreeMap<(String, String), (String, Option<String>)>,
+    /// Lines starting with `churn`.
+    pub notes: Vec<String>,
+}
+
+impl Accuracy {
+    /// Reads the lines of a bench's log.
+    pub fn parse(log: &str) -> Accuracy {
+        let mut acc = Accuracy::default();
+        for line in log.lines() {
+            let line = line.trim();
+            if line.starts_with("churn") {
+                acc.notes.push(line.to_owned());
+                continue;
+            }
+            let Some(rest) = line.strip_prefix("n = ") else { continue };
+            let Some((n, rest)) = rest.split_once(": ") else { continue };
+            let Some((name, rest)) = rest.split_once(" false-positive rate ")
+            else {
+                continue;
+            };
+            let (rate, mem) = match rest.split_once(", ") {
+                Some((r, m)) => (r, Some(m.to_owned())),
+                None => (rest, None),
+            };
+            acc.rates.insert(
+                (n.to_owned(), name.to_owned()),
+                (rate.to_owned(), mem),
+            );
+        }
+        acc
+    }
+}
+
+/// One side of a ratio.
+#[derive(Debug, Clone, Copy)]
+pub enum Operand {
+    /// A filter measured in the run (a function id of the suite).
+    Measured(&'static str),
+    /// Published figures, per `(operation, n label)`, with their source.
+    Figures {
+        /// What they are and where they come from.
+        label: &'static str,
+        /// ns per key.
+        values: &'static [(&'static str, &'static str, f64)],
+    },
+}
+
+impl Operand {
+    fn label(self) -> &'static str {
+        match self {
+            Operand::Measured(id) => id,
+            Operand::Figures { label, .. } => label,
+        }
+    }
+
+    fn value(self, results: &Results, op: &str, n: &str) -> Option<f64> {
+        match self {
+            Operand::Measured(id) => results.get(&id_of(op, n, id)),
+            Operand::Figures { values, .. } => {
+                return values
+                    .iter()
+                    .find(|(o, m, _)| *o == op && *m == n)
+                    .map(|v| v.2);
+            }
+        }
+        .map(|e| e.ns)
+    }
+}
+
+/// A ratio of times that an issue sets a target for: `num ÷ den` must
+/// be at least (or at most) `target` on the rows of `ops`. With the peer
+/// as `num`, a ratio of 2 means bloomlab takes half the peer's time.
+#[derive(Debug, Clone, Copy)]
+pub struct Ratio {
+    /// Numerator.
+    pub num: Operand,
+    /// Denominator.
+    pub den: Operand,
+    /// The bound.
+    pub target: Target,
+    /// Operations (group segments) the ratio applies to.
+    pub ops: &'static [&'static str],
+}
+
+/// A bound on a ratio.
+#[derive(Debug, Clone, Copy)]
+pub enum Target {
+    /// At least this.
+    AtLeast(f64),
+    /// At most this.
+    AtMost(f64),
+}
+
+impl Target {
+    fn met(self, r: f64) -> bool {
+        match self {
+            Target::AtLeast(t) => r >= t,
+            Target::AtMost(t) => r <= t,
+        }
+    }
+
+    fn text(self) -> String {
+        match self {
+            Target::AtLeast(t) => format!("≥ {t}"),
+            Target::AtMost(t) => format!("≤ {t}"),
+        }
+    }
+}
+
+/// One bench file's table: its groups are `{name}/{op}/{n}`, its
+/// functions are the filters.
+#[derive(Debug, Clone, Copy)]
+pub struct Suite {
+    /// The bench's name (`cargo bench --bench NAME`).
+    pub name: &'static str,
+    /// Operations, in row order.
+    pub ops: &'static [&'static str],
+    /// Sizes (`n` labels), in row order.
+    pub sizes: &'static [&'static str],
+    /// Filters (criterion function ids), in column order.
+    pub filters: &'static [&'static str],
+    /// Ratios with targets.
+    pub ratios: &'static [Ratio],
+}
+
+/// Criterion's full id of a filter's result in a row.
+fn id_of(op: &str, n: &str, filter: &str) -> String {
+    format!("{op}/{n}/{filter}")
+}
+
+/// Guava 31.1's own timings on this kind of machine, as issue 3 gives
+/// them (put ≈ 200 / 500 ns, mightContain ≈ 100 / 300 ns at 10^6 / 10^7).
+const GUAVA: Operand = Operand::Figures {
+    label: "Guava 31.1 (issue 3's figures)",
+    values: &[
+        ("standard/insert", "1e6", 200.0),
+        ("standard/contains-member", "1e6", 100.0),
+        ("standard/contains-non-member", "1e6", 100.0),
+        ("standard/insert", "1e7", 500.0),
+        ("standard/contains-member", "1e7", 300.0),
+        ("standard/contains-non-member", "1e7", 300.0),
+    ],
+};
+
+const STD_OPS: &[&str] = &[
+    "standard/insert",
+    "standard/contains-member",
+    "standard/contains-non-member",
+];
+const MANY_OPS: &[&str] =
+    &["standard/many-member", "standard/many-non-member"];
+const COUNT_UPDATE: &[&str] = &["counting/insert", "counting/remove"];
+const COUNT_QUERY: &[&str] =
+    &["counting/contains-member", "counting/contains-non-member"];
+
+/// The suites and the targets of issues 3 (standard) and 4 (counting).
+pub const SUITES: &[Suite] = &[
+    Suite {
+        name: "standard",
+        ops: &[
+            "standard/insert",
+            "standard/contains-member",
+            "standard/contains-non-member",
+            "standard/many-member",
+            "standard/many-non-member",
+        ],
+        sizes: &["1e6", "1e7"],
+        filters: &[
+            "bloomlab",
+            "fastbloom",
+            "bloomfilter",
+            "bloomlab-guava",
+            "bloomlab-blocked",
+            "sbbf-rs-safe",
+            "bloomlab-contains-many",
+            "bloomlab-blocked-contains-many",
+            "fastbloom-contains",
+        ],
+        ratios: &[
+            Ratio {
+                num: Operand::Measured("fastbloom"),
+                den: Operand::Measured("bloomlab"),
+                target: Target::AtLeast(1.0),
+                ops: STD_OPS,
+            },
+            Ratio {
+                num: Operand::Measured("bloomfilter"),
+                den: Operand::Measured("bloomlab"),
+                target: Target::AtLeast(2.0),
+                ops: STD_OPS,
+            },
+            Ratio {
+                num: GUAVA,
+                den: Operand::Measured("bloomlab-guava"),
+                target: Target::AtLeast(3.0),
+                ops: STD_OPS,
+            },
+            Ratio {
+                num: Operand::Measured("sbbf-rs-safe"),
+                den: Operand::Measured("bloomlab-blocked"),
+                target: Target::AtLeast(1.0),
+                ops: STD_OPS,
+            },
+            Ratio {
+                num: Operand::Measured("fastbloom-contains"),
+                den: Operand::Measured("bloomlab-contains-many"),
+                target: Target::AtLeast(2.0),
+                ops: MANY_OPS,
+            },
+        ],
+    },
+    Suite {
+        name: "counting",
+        ops: &[
+            "counting/insert",
+            "counting/remove",
+            "counting/contains-member",
+            "counting/contains-non-member",
+        ],
+        sizes: &["1e6", "1e7"],
+        filters: &[
+            "bloomlab-counting",
+            "fastbloom-rs",
+            "bloomlab-standard",
+            "bloomlab-standard-4m",
+        ],
+        ratios: &[
+            Ratio {
+                num: Operand::Measured("fastbloom-rs"),
+                den: Operand::Measured("bloomlab-counting"),
+                target: Target::AtLeast(2.0),
+                ops: COUNT_UPDATE,
+            },
+            Ratio {
+                num: Operand::Measured("fastbloom-rs"),
+                den: Operand::Measured("bloomlab-counting"),
+                target: Target::AtLeast(1.5),
+                ops: COUNT_QUERY,
+            },
+            Ratio {
+                num: Operand::Measured("bloomlab-counting"),
+                den: Operand::Measured("bloomlab-standard"),
+                target: Target::AtMost(1.5),
+                ops: COUNT_QUERY,
+            },
+        ],
+    },
+];
+
+/// The suite called `name`.
+pub fn suite(name: &str) -> Result<&'static Suite> {
+    SUITES
+        .iter()
+        .find(|s| s.name == name)
+        .ok_or_else(|| Error::UnknownSuite(name.to_owned()))
+}
+
+/// ns with three significant digits.
+fn ns(v: f64) -> String {
+    if v >= 100.0 {
+        format!("{v:.0}")
+    } else if v >= 10.0 {
+        format!("{v:.1}")
+    } else {
+        format!("{v:.2}")
+    }
+}
+
+/// `1e6` as `10^6`.
+fn power(n: &str) -> String {
+    n.strip_prefix("1e").map_or_else(|| n.to_owned(), |e| format!("10^{e}"))
+}
+
+/// `YYYY-MM-DD HH:MM` UTC of a Unix time (Hinnant's civil-from-days).
+pub fn utc(secs: u64) -> String {
+    let days = (secs / 86_400) as i64;
+    let rem = secs % 86_400;
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!("{y:04}-{m:02}-{d:02} {:02}:{:02}", rem / 3600, rem % 3600 / 60)
+}
+
+/// Filters (columns) and `(operation, n)` rows of one table.
+type Table<'a> = (Vec<&'a str>, Vec<(&'a str, &'a str)>);
+
+/// The Markdown block of a suite: the command, when it ran, the times,
+/// the ratios against their targets, and the accuracy lines; `None` if
+/// `results` hold nothing of the suite.
+pub fn render(
+    suite: &Suite,
+    results: &Results,
+    acc: &Accuracy,
+) -> Option<String> {
+    let got = |op: &str, n: &str, f: &str| results.get(&id_of(op, n, f));
+    // Rows with their filters; rows measuring the same filters share a
+    // table (e.g. the batch queries, which other filters run).
+    let mut tables: Vec<Table<'_>> = Vec::new();
+    for op in suite.ops {
+        for n in suite.sizes {
+            let cols: Vec<&str> = suite
+                .filters
+                .iter()
+                .copied()
+                .filter(|f| got(op, n, f).is_some())
+                .collect();
+            if cols.is_empty() {
+                continue;
+            }
+            match tables.iter_mut().find(|(c, _)| *c == cols) {
+                Some((_, rows)) => rows.push((op, n)),
+                None => tables.push((cols, vec![(op, n)])),
+            }
+        }
+    }
+    let written: Vec<u64> = tables
+        .iter()
+        .flat_map(|(cols, rows)| {
+            rows.iter().flat_map(move |(op, n)| {
+                cols.iter().filter_map(move |f| got(op, n, f))
+            })
+        })
+        .map(|e| e.written)
+        .collect();
+    let (lo, hi) = (written.iter().min()?, written.iter().max()?);
+
+    let mut out = format!(
+        "Generated by `scripts/bench.sh {name}` from one run of \
+         `cargo bench -p bloomlab-benches --bench {name}` ({} to {} UTC). \
+         Median ns per key (lower is better).\n",
+        utc(*lo),
+        &utc(*hi)[11..],
+        name = suite.name,
+    );
+    for (cols, rows) in &tables {
+        out.push_str("\n| operation | n |");
+        for c in cols {
+            let _ = write!(out, " {c} |");
+        }
+        let _ = write!(out, "\n|---|---|{}\n", "---:|".repeat(cols.len()));
+        for (op, n) in rows {
+            let _ = write!(out, "| {} | {} |", short(op), power(n));
+            for c in cols {
+                let e = got(op, n, c).map_or_else(|| "–".into(), |e| ns(e.ns));
+                let _ = write!(out, " {e} |");
+            }
+            out.push('\n');
+        }
+    }
+
+    out.push_str(
+        "\nRatios of times against the issues' targets (✓ met, ✗ not):\n",
+    );
+    let mut shown: Vec<&[&str]> = Vec::new();
+    for r in suite.ratios {
+        if shown.contains(&r.ops) {
+            continue;
+        }
+        shown.push(r.ops);
+        // The measured rows of this ratio's operations, as columns.
+        let cells: Vec<(&str, &str)> = tables
+            .iter()
+            .flat_map(|(_, rows)| rows.iter().copied())
+            .filter(|(op, _)| r.ops.contains(op))
+            .collect();
+        if cells.is_empty() {
+            continue;
+        }
+        out.push_str("\n| ratio | target |");
+        for (op, n) in &cells {
+            let _ = write!(out, " {} {} |", short(op), power(n));
+        }
+        let _ = write!(out, "\n|---|---|{}\n", "---:|".repeat(cells.len()));
+        for r in suite.ratios.iter().filter(|x| x.ops == r.ops) {
+            let _ = write!(
+                out,
+                "| {} ÷ {} | {} |",
+                r.num.label(),
+                r.den.label(),
+                r.target.text()
+            );
+            for (op, n) in &cells {
+                let v = r
+                    .num
+                    .value(results, op, n)
+                    .zip(r.den.value(results, op, n));
+                let cell = v.map_or_else(
+                    || "–".into(),
+                    |(a, b)| {
+                        let v = a / b;
+                        format!(
+                            "{v:.2} {}",
+                            if r.target.met(v) { "✓" } else { "✗" }
+                        )
+                    },
+                );
+                let _ = write!(out, " {cell} |");
+            }
+            out.push('\n');
+        }
+    }
+
+    let filters: Vec<&str> = suite
+        .filters
+        .iter()
+        .copied()
+        .filter(|f| acc.rates.keys().any(|(_, name)| name == f))
+        .collect();
+    if !filters.is_empty() {
+        let with_mem = acc.rates.values().any(|(_, m)| m.is_some());
+        out.push_str(
+            "\nFalse-positive rate measured on 10^6 non-members by the \
+             same run",
+        );
+        out.push_str(if with_mem {
+            ", and memory:\n\n| filter |"
+        } else {
+            ":\n\n| filter |"
+        });
+        for n in suite.sizes {
+            let _ = write!(out, " FPR {} |", power(n));
+            if with_mem {
+                let _ = write!(out, " memory {} |", power(n));
+            }
+        }
+        let per = if with_mem { 2 } else { 1 };
+        let _ = write!(
+            out,
+            "\n|---|{}\n",
+            "---:|".repeat(per * suite.sizes.len())
+        );
+        for f in filters {
+            let _ = write!(out, "| {f} |");
+            for n in suite.sizes {
+                let v = acc.rates.get(&(n.to_string(), f.to_string()));
+                let rate = v.map_or("–", |(r, _)| r.as_str());
+                let _ = write!(out, " {rate} |");
+                if with_mem {
+                    let mem = v.and_then(|(_, m)| m.as_deref()).unwrap_or("–");
+                    let _ = write!(out, " {mem} |");
+                }
+            }
+            out.push('\n');
+        }
+    }
+    for note in &acc.notes {
+        let _ = write!(out, "\nThe same run's {note}.\n");
+    }
+    Some(out)
+}
+
+/// `standard/insert` as `insert`.
+fn short(op: &str) -> &str {
+    op.split_once('/').map_or(op, |(_, o)| o)
+}
+
+/// `readme` with the block between `<!-- BEGIN: bench-NAME -->` and
+/// `<!-- END: bench-NAME -->` replaced by `block`.
+pub fn splice(readme: &str, name: &str, block: &str) -> Option<String> {
+    let begin = format!("<!-- BEGIN: bench-{name} -->");
+    let end = format!("<!-- END: bench-{name} -->");
+    let b = readme.find(&begin)? + begin.len();
+    let e = b + readme[b..].find(&end)?;
+    Some(format!("{}\n{}\n{}", &readme[..b], block.trim_end(), &readme[e..]))
+}
+
+/// Writes `text` to `path` through a temporary file in the same folder,
+/// so a failure leaves the old file whole.
+pub fn write_atomically(path: &Path, text: &str) -> Result<()> {
+    let tmp = path.with_extension("md.tmp");
+    std::fs::write(&tmp, text)
+        .and_then(|()| std::fs::rename(&tmp, path))
+        .map_err(|source| Error::Write { path: path.to_path_buf(), source })
+}
+
+/// Seconds since the epoch, now.
+pub fn now() -> u64 {
+    SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn est(ns: f64) -> Estimate {
+        Estimate { ns, written: 1_763_800_000 }
+    }
+
+    #[test]
+    fn utc_matches_known_dates() {
+        assert_eq!(utc(0), "1970-01-01 00:00");
+        // 2000-02-29 12:34 UTC: a leap day in a century leap year.
+        assert_eq!(utc(951_827_640), "2000-02-29 12:34");
+        assert_eq!(utc(1_795_319_700), "2026-11-22 03:55");
+    }
+
+    #[test]
+    fn accuracy_lines_are_parsed_with_and_without_memory() {
+        let log = "Benchmarking x\n\
+            n = 1e6: bloomlab false-positive rate 0.00989\n\
+            n = 1e7: fastbloom-rs false-positive rate 0.01008, 47.9 MB\n\
+            churn (sized for 1e5): false negatives: a 0, b 4\n\
+            standard/insert/1e6/bloomlab time: [1 ns 2 ns 3 ns]\n";
+        let acc = Accuracy::parse(log);
+        assert_eq!(
+            acc.rates.get(&("1e6".into(), "bloomlab".into())),
+            Some(&("0.00989".into(), None))
+        );
+        assert_eq!(
+            acc.rates.get(&("1e7".into(), "fastbloom-rs".into())),
+            Some(&("0.01008".into(), Some("47.9 MB".into())))
+        );
+        assert_eq!(acc.rates.len(), 2);
+        assert_eq!(acc.notes.len(), 1);
+    }
+
+    #[test]
+    fn render_shows_times_ratios_and_targets() {
+        let mut r = Results::default();
+        r.insert("standard/insert/1e6/bloomlab", est(10.0));
+        r.insert("standard/insert/1e6/fastbloom", est(9.0));
+        r.insert("standard/insert/1e6/bloomlab-guava", est(20.0));
+        let acc =
+            Accuracy::parse("n = 1e6: bloomlab false-positive rate 0.00989");
+        let text = render(suite("standard").unwrap(), &r, &acc).unwrap();
+        assert!(text.contains("| insert | 10^6 | 10.0 | 9.00 | 20.0 |"));
+        // 9 / 10 misses the target 1; Guava's 200 ns / 20 meets 3.
+        assert!(text.contains("| ratio | target | insert 10^6 |\n"));
+        assert!(text.contains("| fastbloom ÷ bloomlab | ≥ 1 | 0.90 ✗ |"));
+        assert!(text.contains("÷ bloomlab-guava | ≥ 3 | 10.00 ✓ |"));
+        // A peer not measured: a dash; nothing at 10^7: no row.
+        assert!(text.contains("| bloomfilter ÷ bloomlab | ≥ 2 | – |"));
+        assert!(!text.contains("| insert | 10^7"));
+        assert!(text.contains("| bloomlab | 0.00989 | – |"));
+        assert!(text.contains("(2025-11-22 08:26 to 08:26 UTC)"), "{text}");
+        let counting = suite("counting").unwrap();
+        assert_eq!(render(counting, &r, &acc), None, "no counting results");
+        assert!(suite("nope").is_err());
+    }
+
+    #[test]
+    fn the_readme_has_a_block_for_every_suite() {
+        let readme = include_str!("../README.md");
+        for s in SUITES {
+            assert!(
+                splice(readme, s.name, "x").is_some(),
+                "README.md lacks the markers of suite {}",
+                s.name
+            );
+        }
+    }
+
+    #[test]
+    fn splice_replaces_only_the_named_block() {
+        let readme = "a\n<!-- BEGIN: bench-standard -->\nold\n\
+            <!-- END: bench-standard -->\nb\n";
+        let out = splice(readme, "standard", "new\n").unwrap();
+        assert_eq!(
+            out,
+            "a\n<!-- BEGIN: bench-standard -->\nnew\n\
+             <!-- END: bench-standard -->\nb\n"
+        );
+        assert_eq!(splice(readme, "counting", "x"), None);
+    }
+
+    #[test]
+    fn read_finds_results_and_skips_older_ones() {
+        let dir = tempfile::tempdir().unwrap();
+        let new = dir.path().join("standard_insert_1e6/bloomlab/new");
+        std::fs::create_dir_all(&new).unwrap();
+        std::fs::write(
+            new.join("benchmark.json"),
+            r#"{"full_id":"standard/insert/1e6/bloomlab",
+                "throughput":{"Elements":4}}"#,
+        )
+        .unwrap();
+        std::fs::write(
+            new.join("estimates.json"),
+            r#"{"median":{"point_estimate":42.0}}"#,
+        )
+        .unwrap();
+        // Criterion's HTML report folders hold no results.
+        std::fs::create_dir_all(dir.path().join("report")).unwrap();
+        let all = Results::read(dir.path(), 0).unwrap();
+        let e = all.get("standard/insert/1e6/bloomlab").unwrap();
+        assert_eq!(e.ns, 10.5, "42 ns per iteration of 4 elements");
+        let later = Results::read(dir.path(), now() + 3600).unwrap();
+        assert!(later.get("standard/insert/1e6/bloomlab").is_none());
+    }
+
+    #[test]
+    fn malformed_criterion_files_name_the_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let new = dir.path().join("g/f/new");
+        std::fs::create_dir_all(&new).unwrap();
+        std::fs::write(new.join("benchmark.json"), "{").unwrap();
+        let err = Results::read(dir.path(), 0).unwrap_err().to_string();
+        assert!(err.contains("benchmark.json"), "{err}");
+    }
+}
