@@ -54,19 +54,22 @@ pub enum Error {
         suite: String,
     },
     /// No suite has this name.
-    #[error("unknown suite {0:?}: one of standard, counting")]
-    UnknownSuite(String),
-    /// The README lacks the markers of a suite's block.
     #[error(
-        "{path} has no block for suite {suite}: add the lines \
-         `<!-- BEGIN: bench-{suite} -->` and `<!-- END: bench-{suite} -->` \
+        "unknown suite {0:?}: one of standard, counting, partitioned, \
+         scalable"
+    )]
+    UnknownSuite(String),
+    /// The README lacks the markers of a block.
+    #[error(
+        "{path} has no block {block}: add the lines \
+         `<!-- BEGIN: bench-{block} -->` and `<!-- END: bench-{block} -->` \
          where it goes"
     )]
     NoMarkers {
         /// The README.
         path: PathBuf,
-        /// The suite.
-        suite: String,
+        /// The block's name.
+        block: String,
     },
 }
 
@@ -171,14 +174,14 @@ fn json(path: &Path) -> Result<serde_json::Value> {
     })
 }
 
-/// Measured false-positive rates (and memory, where printed), from the
-/// lines a bench prints before measuring:
+/// Measured false-positive rates (and details, where printed: memory,
+/// layers), from the lines a bench prints before measuring:
 /// `n = 1e6: NAME false-positive rate 0.00989[, 4.8 MB]`; and any other
 /// line the bench prints about accuracy (the counting bench's churn
 /// check), kept verbatim.
 #[derive(Debug, Default, PartialEq)]
 pub struct Accuracy {
-    /// `(n label, filter) → (rate, memory text)`.
+    /// `(n label, filter) → (rate, the rest of the line)`.
     pub rates: BTreeMap<(String, String), (String, Option<String>)>,
     /// Lines starting with `churn`.
     pub notes: Vec<String>,
@@ -235,9 +238,15 @@ impl Operand {
         }
     }
 
-    fn value(self, results: &Results, op: &str, n: &str) -> Option<f64> {
+    fn value(
+        self,
+        suite: &Suite,
+        results: &Results,
+        op: &str,
+        n: &str,
+    ) -> Option<f64> {
         match self {
-            Operand::Measured(id) => results.get(&id_of(op, n, id)),
+            Operand::Measured(f) => results.get(&suite.id(op, n, f)),
             Operand::Figures { values, .. } => {
                 return values
                     .iter()
@@ -262,6 +271,9 @@ pub struct Ratio {
     pub target: Target,
     /// Operations (group segments) the ratio applies to.
     pub ops: &'static [&'static str],
+    /// Sizes the target is set for (empty: all); at other sizes the
+    /// ratio is shown without a verdict.
+    pub sizes: &'static [&'static str],
 }
 
 /// A bound on a ratio.
@@ -289,12 +301,27 @@ impl Target {
     }
 }
 
-/// One bench file's table: its groups are `{name}/{op}/{n}`, its
-/// functions are the filters.
+/// How a bench names its results.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Ids {
+    /// `{op}/{n}/{filter}`: a group per operation and size, a function
+    /// per filter.
+    OpSizeFilter,
+    /// `{op}/{filter}/{n}`: one group, functions `op/filter` with the size
+    /// as criterion's parameter.
+    OpFilterSize,
+}
+
+/// One bench file's table: operations (criterion groups, or group and
+/// function prefix), sizes and filters.
 #[derive(Debug, Clone, Copy)]
 pub struct Suite {
     /// The bench's name (`cargo bench --bench NAME`).
     pub name: &'static str,
+    /// How its results are named.
+    pub ids: Ids,
+    /// The README its generated block lives in, from the workspace root.
+    pub readme: &'static str,
     /// Operations, in row order.
     pub ops: &'static [&'static str],
     /// Sizes (`n` labels), in row order.
@@ -305,9 +332,14 @@ pub struct Suite {
     pub ratios: &'static [Ratio],
 }
 
-/// Criterion's full id of a filter's result in a row.
-fn id_of(op: &str, n: &str, filter: &str) -> String {
-    format!("{op}/{n}/{filter}")
+impl Suite {
+    /// Criterion's full id of a filter's result in a row.
+    fn id(&self, op: &str, n: &str, filter: &str) -> String {
+        match self.ids {
+            Ids::OpSizeFilter => format!("{op}/{n}/{filter}"),
+            Ids::OpFilterSize => format!("{op}/{filter}/{n}"),
+        }
+    }
 }
 
 /// Guava 31.1's own timings on this kind of machine, as issue 3 gives
@@ -335,10 +367,16 @@ const COUNT_UPDATE: &[&str] = &["counting/insert", "counting/remove"];
 const COUNT_QUERY: &[&str] =
     &["counting/contains-member", "counting/contains-non-member"];
 
-/// The suites and the targets of issues 3 (standard) and 4 (counting).
+/// The suites and their issues' targets: 3 (standard), 4 (counting),
+/// 6 (partitioned: 2× probabilistic-collections at 10^6) and 5 (scalable:
+/// 3× both peers growing from 1,000 to 10^6; the 10^7 run,
+/// `BLOOMLAB_SCALABLE_N=1e7`, has no target but is checked against the
+/// same ratios).
 pub const SUITES: &[Suite] = &[
     Suite {
         name: "standard",
+        readme: "README.md",
+        ids: Ids::OpSizeFilter,
         ops: &[
             "standard/insert",
             "standard/contains-member",
@@ -364,35 +402,42 @@ pub const SUITES: &[Suite] = &[
                 den: Operand::Measured("bloomlab"),
                 target: Target::AtLeast(1.0),
                 ops: STD_OPS,
+                sizes: &[],
             },
             Ratio {
                 num: Operand::Measured("bloomfilter"),
                 den: Operand::Measured("bloomlab"),
                 target: Target::AtLeast(2.0),
                 ops: STD_OPS,
+                sizes: &[],
             },
             Ratio {
                 num: GUAVA,
                 den: Operand::Measured("bloomlab-guava"),
                 target: Target::AtLeast(3.0),
                 ops: STD_OPS,
+                sizes: &[],
             },
             Ratio {
                 num: Operand::Measured("sbbf-rs-safe"),
                 den: Operand::Measured("bloomlab-blocked"),
                 target: Target::AtLeast(1.0),
                 ops: STD_OPS,
+                sizes: &[],
             },
             Ratio {
                 num: Operand::Measured("fastbloom-contains"),
                 den: Operand::Measured("bloomlab-contains-many"),
                 target: Target::AtLeast(2.0),
                 ops: MANY_OPS,
+                sizes: &[],
             },
         ],
     },
     Suite {
         name: "counting",
+        readme: "README.md",
+        ids: Ids::OpSizeFilter,
         ops: &[
             "counting/insert",
             "counting/remove",
@@ -412,21 +457,82 @@ pub const SUITES: &[Suite] = &[
                 den: Operand::Measured("bloomlab-counting"),
                 target: Target::AtLeast(2.0),
                 ops: COUNT_UPDATE,
+                sizes: &[],
             },
             Ratio {
                 num: Operand::Measured("fastbloom-rs"),
                 den: Operand::Measured("bloomlab-counting"),
                 target: Target::AtLeast(1.5),
                 ops: COUNT_QUERY,
+                sizes: &[],
             },
             Ratio {
                 num: Operand::Measured("bloomlab-counting"),
                 den: Operand::Measured("bloomlab-standard"),
                 target: Target::AtMost(1.5),
                 ops: COUNT_QUERY,
+                sizes: &[],
             },
         ],
     },
+    Suite {
+        name: "partitioned",
+        readme: "README.md",
+        ids: Ids::OpFilterSize,
+        ops: PART_OPS,
+        sizes: &["1000000"],
+        filters: &["bloomlab", "bloomlab-many", "probabilistic-collections"],
+        ratios: &[Ratio {
+            num: Operand::Measured("probabilistic-collections"),
+            den: Operand::Measured("bloomlab"),
+            target: Target::AtLeast(2.0),
+            ops: PART_OPS,
+            sizes: &[],
+        }],
+    },
+    Suite {
+        name: "scalable",
+        readme: "crates/scalable/README.md",
+        ids: Ids::OpFilterSize,
+        ops: SCALE_OPS,
+        sizes: &["1000000", "10000000"],
+        filters: &[
+            "bloomlab",
+            "bloomlab-s2",
+            "bloomlab-standard",
+            "bloomlab-redisbloom",
+            "growable-bloom-filter",
+            "probabilistic-collections",
+        ],
+        ratios: &[
+            Ratio {
+                num: Operand::Measured("growable-bloom-filter"),
+                den: Operand::Measured("bloomlab"),
+                target: Target::AtLeast(3.0),
+                ops: SCALE_OPS,
+                sizes: &["1000000"],
+            },
+            Ratio {
+                num: Operand::Measured("probabilistic-collections"),
+                den: Operand::Measured("bloomlab"),
+                target: Target::AtLeast(3.0),
+                ops: SCALE_OPS,
+                sizes: &["1000000"],
+            },
+        ],
+    },
+];
+
+/// The partitioned and scalable operations.
+const PART_OPS: &[&str] = &[
+    "partitioned/insert",
+    "partitioned/contains-member",
+    "partitioned/contains-non-member",
+];
+const SCALE_OPS: &[&str] = &[
+    "scalable/insert",
+    "scalable/contains-member",
+    "scalable/contains-non-member",
 ];
 
 /// The suite called `name`.
@@ -448,9 +554,19 @@ fn ns(v: f64) -> String {
     }
 }
 
-/// `1e6` as `10^6`.
+/// `1e6` or `1000000` as `10^6`; other sizes as they are.
 fn power(n: &str) -> String {
-    n.strip_prefix("1e").map_or_else(|| n.to_owned(), |e| format!("10^{e}"))
+    if let Some(e) = n.strip_prefix("1e") {
+        return format!("10^{e}");
+    }
+    match n.strip_prefix('1') {
+        Some(zeros)
+            if !zeros.is_empty() && zeros.bytes().all(|b| b == b'0') =>
+        {
+            format!("10^{}", zeros.len())
+        }
+        _ => n.to_owned(),
+    }
 }
 
 /// `YYYY-MM-DD HH:MM` UTC of a Unix time (Hinnant's civil-from-days).
@@ -472,15 +588,17 @@ pub fn utc(secs: u64) -> String {
 /// Filters (columns) and `(operation, n)` rows of one table.
 type Table<'a> = (Vec<&'a str>, Vec<(&'a str, &'a str)>);
 
-/// The Markdown block of a suite: the command, when it ran, the times,
-/// the ratios against their targets, and the accuracy lines; `None` if
-/// `results` hold nothing of the suite.
+/// The Markdown block of a suite: the command (after `env`, the
+/// environment it ran with, e.g. `BLOOMLAB_SCALABLE_N=1e7 `), when it
+/// ran, the times, the ratios against their targets, and the accuracy
+/// lines; `None` if `results` hold nothing of the suite.
 pub fn render(
     suite: &Suite,
     results: &Results,
     acc: &Accuracy,
+    env: &str,
 ) -> Option<String> {
-    let got = |op: &str, n: &str, f: &str| results.get(&id_of(op, n, f));
+    let got = |op: &str, n: &str, f: &str| results.get(&suite.id(op, n, f));
     // Rows with their filters; rows measuring the same filters share a
     // table (e.g. the batch queries, which other filters run).
     let mut tables: Vec<Table<'_>> = Vec::new();
@@ -513,9 +631,9 @@ pub fn render(
     let (lo, hi) = (written.iter().min()?, written.iter().max()?);
 
     let mut out = format!(
-        "Generated by `scripts/bench.sh {name}` from one run of \
-         `cargo bench -p bloomlab-benches --bench {name}` ({} to {} UTC). \
-         Median ns per key (lower is better).\n",
+        "Generated by `{env}scripts/bench.sh {name}` from one run of \
+         `{env}cargo bench -p bloomlab-benches --bench {name}` ({} to {} \
+         UTC). Median ns per key (lower is better).\n",
         utc(*lo),
         &utc(*hi)[11..],
         name = suite.name,
@@ -570,16 +688,19 @@ pub fn render(
             for (op, n) in &cells {
                 let v = r
                     .num
-                    .value(results, op, n)
-                    .zip(r.den.value(results, op, n));
+                    .value(suite, results, op, n)
+                    .zip(r.den.value(suite, results, op, n));
                 let cell = v.map_or_else(
                     || "–".into(),
                     |(a, b)| {
                         let v = a / b;
-                        format!(
-                            "{v:.2} {}",
-                            if r.target.met(v) { "✓" } else { "✗" }
-                        )
+                        if !r.sizes.is_empty() && !r.sizes.contains(n) {
+                            format!("{v:.2} (no target)")
+                        } else if r.target.met(v) {
+                            format!("{v:.2} ✓")
+                        } else {
+                            format!("{v:.2} ✗")
+                        }
                     },
                 );
                 let _ = write!(out, " {cell} |");
@@ -595,37 +716,39 @@ pub fn render(
         .filter(|f| acc.rates.keys().any(|(_, name)| name == f))
         .collect();
     if !filters.is_empty() {
-        let with_mem = acc.rates.values().any(|(_, m)| m.is_some());
+        let details = acc.rates.values().any(|(_, m)| m.is_some());
+        let sizes: Vec<&str> = suite
+            .sizes
+            .iter()
+            .copied()
+            .filter(|n| acc.rates.keys().any(|(m, _)| m == n))
+            .collect();
         out.push_str(
             "\nFalse-positive rate measured on 10^6 non-members by the \
              same run",
         );
-        out.push_str(if with_mem {
-            ", and memory:\n\n| filter |"
+        out.push_str(if details {
+            ", and what the bench prints with it:\n\n| filter |"
         } else {
             ":\n\n| filter |"
         });
-        for n in suite.sizes {
+        for n in &sizes {
             let _ = write!(out, " FPR {} |", power(n));
-            if with_mem {
-                let _ = write!(out, " memory {} |", power(n));
+            if details {
+                let _ = write!(out, " details {} |", power(n));
             }
         }
-        let per = if with_mem { 2 } else { 1 };
-        let _ = write!(
-            out,
-            "\n|---|{}\n",
-            "---:|".repeat(per * suite.sizes.len())
-        );
+        let per = if details { 2 } else { 1 };
+        let _ = write!(out, "\n|---|{}\n", "---:|".repeat(per * sizes.len()));
         for f in filters {
             let _ = write!(out, "| {f} |");
-            for n in suite.sizes {
+            for n in &sizes {
                 let v = acc.rates.get(&(n.to_string(), f.to_string()));
                 let rate = v.map_or("–", |(r, _)| r.as_str());
                 let _ = write!(out, " {rate} |");
-                if with_mem {
-                    let mem = v.and_then(|(_, m)| m.as_deref()).unwrap_or("–");
-                    let _ = write!(out, " {mem} |");
+                if details {
+                    let d = v.and_then(|(_, m)| m.as_deref()).unwrap_or("–");
+                    let _ = write!(out, " {d} |");
                 }
             }
             out.push('\n');
@@ -710,7 +833,7 @@ mod tests {
         r.insert("standard/insert/1e6/bloomlab-guava", est(20.0));
         let acc =
             Accuracy::parse("n = 1e6: bloomlab false-positive rate 0.00989");
-        let text = render(suite("standard").unwrap(), &r, &acc).unwrap();
+        let text = render(suite("standard").unwrap(), &r, &acc, "").unwrap();
         assert!(text.contains("| insert | 10^6 | 10.0 | 9.00 | 20.0 |"));
         // 9 / 10 misses the target 1; Guava's 200 ns / 20 meets 3.
         assert!(text.contains("| ratio | target | insert 10^6 |\n"));
@@ -719,23 +842,72 @@ mod tests {
         // A peer not measured: a dash; nothing at 10^7: no row.
         assert!(text.contains("| bloomfilter ÷ bloomlab | ≥ 2 | – |"));
         assert!(!text.contains("| insert | 10^7"));
-        assert!(text.contains("| bloomlab | 0.00989 | – |"));
+        assert!(text.contains("| bloomlab | 0.00989 |\n"));
         assert!(text.contains("(2025-11-22 08:26 to 08:26 UTC)"), "{text}");
         let counting = suite("counting").unwrap();
-        assert_eq!(render(counting, &r, &acc), None, "no counting results");
+        assert_eq!(
+            render(counting, &r, &acc, ""),
+            None,
+            "no counting results"
+        );
         assert!(suite("nope").is_err());
     }
 
     #[test]
-    fn the_readme_has_a_block_for_every_suite() {
-        let readme = include_str!("../README.md");
+    fn the_readmes_have_a_block_for_every_suite() {
+        let readmes = [
+            ("README.md", include_str!("../README.md")),
+            (
+                "crates/scalable/README.md",
+                include_str!("../crates/scalable/README.md"),
+            ),
+        ];
+        let text = |path: &str| {
+            readmes.iter().find(|(p, _)| *p == path).map(|(_, t)| *t)
+        };
         for s in SUITES {
+            let readme = text(s.readme).unwrap();
             assert!(
                 splice(readme, s.name, "x").is_some(),
-                "README.md lacks the markers of suite {}",
+                "{} lacks the markers of suite {}",
+                s.readme,
                 s.name
             );
         }
+        // scripts/bench.sh writes the 10^7 scalable run here.
+        let scalable = text("crates/scalable/README.md").unwrap();
+        assert!(splice(scalable, "scalable-1e7", "x").is_some());
+    }
+
+    #[test]
+    fn scalable_ids_and_a_size_without_target() {
+        let mut r = Results::default();
+        for (n, ours, peer) in
+            [("1000000", 10.0, 40.0), ("10000000", 20.0, 50.0)]
+        {
+            r.insert(format!("scalable/insert/bloomlab/{n}"), est(ours));
+            r.insert(
+                format!("scalable/insert/growable-bloom-filter/{n}"),
+                est(peer),
+            );
+        }
+        let log = "n = 1000000: bloomlab false-positive rate 0.00520, 6 \
+                   layers";
+        let acc = Accuracy::parse(log);
+        let text = render(suite("scalable").unwrap(), &r, &acc, "").unwrap();
+        assert!(text.contains("| insert | 10^6 | 10.0 | 40.0 |"), "{text}");
+        assert!(text.contains("| insert | 10^7 | 20.0 | 50.0 |"), "{text}");
+        // The 3× target is set at 10^6 only.
+        assert!(
+            text.contains("| ≥ 3 | 4.00 ✓ | 2.50 (no target) |"),
+            "{text}"
+        );
+        // Only the sizes the log has get FPR columns.
+        assert!(
+            text.contains("| filter | FPR 10^6 | details 10^6 |"),
+            "{text}"
+        );
+        assert!(text.contains("| bloomlab | 0.00520 | 6 layers |"), "{text}");
     }
 
     #[test]

@@ -51,10 +51,10 @@ fn report_accuracy(members: &[u64], others: &[u64]) {
     a.insert_many(members);
     let fp = others.iter().filter(|k| a.contains(*k)).count();
     eprintln!(
-        "bloomlab: m = {} bits, k = {}, FPR {:.5}",
+        "n = {N}: bloomlab false-positive rate {:.5}, m = {} bits, k = {}",
+        fp as f64 / others.len() as f64,
         a.bits(),
         a.hash_count(),
-        fp as f64 / others.len() as f64
     );
     let mut b = pc();
     for k in members {
@@ -62,10 +62,11 @@ fn report_accuracy(members: &[u64], others: &[u64]) {
     }
     let fp = others.iter().filter(|k| b.contains(*k)).count();
     eprintln!(
-        "probabilistic-collections: m = {} bits, k = {}, FPR {:.5}",
+        "n = {N}: probabilistic-collections false-positive rate {:.5}, \
+         m = {} bits, k = {}",
+        fp as f64 / others.len() as f64,
         b.len(),
         b.hasher_count(),
-        fp as f64 / others.len() as f64
     );
 }
 

@@ -18,9 +18,9 @@
 //!   0.01, 2.0, 0.5)` (9,586 bits = 1,000 items at 1%; its doc example's
 //!   ratios).
 //!
-//! Before measuring, each filter's layers, bits and false-positive rate on
-//! 1e6 non-members are printed to stderr, so speed is compared at known
-//! accuracy.
+//! Before measuring, each filter's false-positive rate on 1e6
+//! non-members, layers and bits per key are printed to stderr (the lines
+//! `scripts/bench.sh` reads), so speed is compared at known accuracy.
 //!
 //! `cargo bench -p bloomlab-benches --bench scalable`
 #![allow(missing_docs, clippy::unwrap_used, clippy::expect_used)]
@@ -122,23 +122,26 @@ fn bench(c: &mut Criterion) {
         let hits =
             others.iter().filter(|k| f.contains(&k.to_le_bytes())).count();
         eprintln!(
-            "{name}: n = {n}, {} layers, {} bits ({:.2} bits/key), \
-             FPR {:.5} (compounded {:.5})",
-            f.layers().len(),
-            f.total_bits(),
-            f.total_bits() as f64 / n as f64,
+            "n = {n}: {name} false-positive rate {:.5}, {} layers, {:.2} \
+             bits/key, compounded bound {:.5}",
             fpr(hits, &others),
+            f.layers().len(),
+            f.total_bits() as f64 / n as f64,
             f.compounded_error()
         );
     }
     let hits = others.iter().filter(|k| gb.contains(*k)).count();
-    eprintln!("growable-bloom-filter: FPR {:.5}", fpr(hits, &others));
+    eprintln!(
+        "n = {n}: growable-bloom-filter false-positive rate {:.5}",
+        fpr(hits, &others)
+    );
     let hits = others.iter().filter(|k| p.contains(*k)).count();
     eprintln!(
-        "probabilistic-collections: {} layers, {} bits, FPR {:.5}",
+        "n = {n}: probabilistic-collections false-positive rate {:.5}, {} \
+         layers, {:.2} bits/key",
+        fpr(hits, &others),
         p.filter_count(),
-        p.len(),
-        fpr(hits, &others)
+        p.len() as f64 / n as f64,
     );
 
     let mut g = c.benchmark_group("scalable");

@@ -1,11 +1,11 @@
 //! `bench-report SUITE`: the Markdown block of a bench suite (times,
 //! ratios against the issues' targets, measured false-positive rates),
 //! read from criterion's results and the bench's saved log; with
-//! `--readme`, written into the README between the suite's markers.
+//! `--write`, written into the suite's README between its markers.
 //!
 //! `scripts/bench.sh` runs a suite and then this.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
 use bloomlab_benches::report::{
@@ -17,7 +17,7 @@ use clap::Parser;
 #[command(about = "Tables of a bench suite's results, from criterion's \
                    output (see scripts/bench.sh)")]
 struct Args {
-    /// The suite: standard or counting.
+    /// The suite: standard, counting, partitioned or scalable.
     suite: String,
     /// Criterion's output directory.
     #[arg(long, default_value = "target/criterion")]
@@ -30,9 +30,13 @@ struct Args {
     /// start), so every figure comes from the same run.
     #[arg(long, default_value_t = 0)]
     since: u64,
-    /// Write the block into this README instead of printing it.
+    /// Write the block into the suite's README (run from the workspace
+    /// root) instead of printing it.
     #[arg(long)]
-    readme: Option<PathBuf>,
+    write: bool,
+    /// The block's name in the README (default: the suite's).
+    #[arg(long)]
+    block: Option<String>,
 }
 
 fn main() {
@@ -52,25 +56,34 @@ fn run(args: Args) -> Result<()> {
         ),
         None => Accuracy::default(),
     };
-    let block =
-        render(suite, &results, &acc).ok_or_else(|| Error::NoResults {
+    // The scalable bench's size comes from the environment.
+    let env = match std::env::var("BLOOMLAB_SCALABLE_N") {
+        Ok(n) if suite.name == "scalable" => {
+            format!("BLOOMLAB_SCALABLE_N={n} ")
+        }
+        _ => String::new(),
+    };
+    let block = render(suite, &results, &acc, &env).ok_or_else(|| {
+        Error::NoResults {
             path: args.criterion.clone(),
             suite: suite.name.to_owned(),
-        })?;
-    match &args.readme {
-        None => print!("{block}"),
-        Some(path) => {
-            let text = std::fs::read_to_string(path)
-                .with_context(|| format!("reading {}", path.display()))?;
-            let Some(new) = splice(&text, suite.name, &block) else {
-                bail!(Error::NoMarkers {
-                    path: path.clone(),
-                    suite: suite.name.to_owned(),
-                });
-            };
-            write_atomically(path, &new)?;
-            eprintln!("wrote the {} block of {}", suite.name, path.display());
         }
+    })?;
+    if !args.write {
+        print!("{block}");
+        return Ok(());
     }
+    let name = args.block.as_deref().unwrap_or(suite.name);
+    let path = Path::new(suite.readme);
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("reading {}", path.display()))?;
+    let Some(new) = splice(&text, name, &block) else {
+        bail!(Error::NoMarkers {
+            path: path.to_path_buf(),
+            block: name.to_owned(),
+        });
+    };
+    write_atomically(path, &new)?;
+    eprintln!("wrote block {name} of {}", path.display());
     Ok(())
 }
