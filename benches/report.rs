@@ -569,20 +569,11 @@ fn power(n: &str) -> String {
     }
 }
 
-/// `YYYY-MM-DD HH:MM` UTC of a Unix time (Hinnant's civil-from-days).
+/// `YYYY-MM-DD HH:MM` UTC of a Unix time (the runner's RFC 3339 time,
+/// shortened).
 pub fn utc(secs: u64) -> String {
-    let days = (secs / 86_400) as i64;
-    let rem = secs % 86_400;
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    format!("{y:04}-{m:02}-{d:02} {:02}:{:02}", rem / 3600, rem % 3600 / 60)
+    let t = bloomlab_runner::provenance::timestamp(secs);
+    format!("{} {}", &t[..10], &t[11..16])
 }
 
 /// Filters (columns) and `(operation, n)` rows of one table.
