@@ -3,7 +3,7 @@
 //! same positions as [`crate::probes::Probes::walk_digest`], in the same
 //! order.
 
-use bloomlab_standard::StartFn;
+use bloomlab_standard::{MsHash, MsStart, Xxh3x64Start, Xxh3x128Start};
 
 /// Probes of a query tested without a branch between them: on a
 /// non-member the first probes decide, and a branch on each would be
@@ -151,26 +151,27 @@ fn undo<const E: bool, const LW: u32>(
     }
 }
 
-/// `$f::<k, e, lw>(args)` for `k` up to 16 and each
-/// width, else `$other`.
+/// `$f::<h, k, e, lw>(args)` for the start hash `h`, `k` up to 16 and
+/// each width, else `$other`.
 macro_rules! unrolled {
-    ($k:expr, $e:expr, $lw:expr, $f:ident, $args:tt, $other:expr) => {
+    ($h:ty, $k:expr, $e:expr, $lw:expr, $f:ident, $args:tt, $other:expr) => {
         match $lw {
-            1 => $crate::fast::unrolled!(@k $k, $e, 1, $f, $args, $other),
-            2 => $crate::fast::unrolled!(@k $k, $e, 2, $f, $args, $other),
-            _ => $crate::fast::unrolled!(@k $k, $e, 3, $f, $args, $other),
+            1 => $crate::fast::unrolled!(@k $h, $k, $e, 1, $f, $args, $other),
+            2 => $crate::fast::unrolled!(@k $h, $k, $e, 2, $f, $args, $other),
+            _ => $crate::fast::unrolled!(@k $h, $k, $e, 3, $f, $args, $other),
         }
     };
-    (@k $k:expr, $e:expr, $lw:literal, $f:ident, $args:tt, $other:expr) => {
-        $crate::fast::unrolled!(@arms $k, $e, $lw, $f, $args, $other;
+    (@k $h:ty, $k:expr, $e:expr, $lw:literal, $f:ident, $args:tt,
+        $other:expr) => {
+        $crate::fast::unrolled!(@arms $h, $k, $e, $lw, $f, $args, $other;
             1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16)
     };
-    (@arms $k:expr, $e:expr, $lw:literal, $f:ident, $args:tt,
+    (@arms $h:ty, $k:expr, $e:expr, $lw:literal, $f:ident, $args:tt,
         $other:expr; $($n:literal)*) => {
         match ($k, $e) {
             $(
-                ($n, true) => $f::<$n, true, $lw> $args,
-                ($n, false) => $f::<$n, false, $lw> $args,
+                ($n, true) => $f::<$h, $n, true, $lw> $args,
+                ($n, false) => $f::<$h, $n, false, $lw> $args,
             )*
             _ => $other,
         }
@@ -178,22 +179,21 @@ macro_rules! unrolled {
 }
 pub(crate) use unrolled;
 
-/// `fn(start, seed, m, words, key)`: [`query`] of the key's walk.
-pub(crate) type QueryFn = fn(StartFn, u64, u64, &[u64], &[u8]) -> bool;
-/// `fn(start, seed, m, words, key)`: [`add`] of the key's walk.
-pub(crate) type AddFn = fn(StartFn, u64, u64, &mut [u64], &[u8]) -> u64;
-/// `fn(start, seed, m, words, key)`: [`sub`] of the key's walk.
+/// `fn(seed, m, words, key)`: [`query`] of the key's walk.
+pub(crate) type QueryFn = fn(u64, u64, &[u64], &[u8]) -> bool;
+/// `fn(seed, m, words, key)`: [`add`] of the key's walk.
+pub(crate) type AddFn = fn(u64, u64, &mut [u64], &[u8]) -> u64;
+/// `fn(seed, m, words, key)`: [`sub`] of the key's walk.
 pub(crate) type SubFn =
-    fn(StartFn, u64, u64, &mut [u64], &[u8]) -> Result<u64, (u32, u64)>;
+    fn(u64, u64, &mut [u64], &[u8]) -> Result<u64, (u32, u64)>;
 
 /// A filter's probe loops, chosen once, when it is built: a `match` over
 /// `k`, the walk and the counter width on every key cost about as much
 /// as the loop itself (the same finding as `bloomlab-standard`'s
-/// kernels). Each function is monomorphic in all three; the hash is one
-/// direct call through `start`.
+/// kernels). Each function is monomorphic in the hash, `k`, the walk and
+/// the width, with the hash inlined: one predicted indirect call a key.
 #[derive(Clone, Copy)]
 pub(crate) struct Kernel {
-    pub(crate) start: StartFn,
     pub(crate) query: QueryFn,
     pub(crate) add: AddFn,
     pub(crate) sub: SubFn,
@@ -221,57 +221,64 @@ impl Kernel {
         probes: &bloomlab_standard::Probes,
         lw: u32,
     ) -> Option<Kernel> {
-        let (start, e) = probes.ms_starter()?;
+        let (hash, e) = probes.ms_hash()?;
         let k = probes.k();
-        let query = unrolled!(k, e, lw, query_fn, (), None)?;
-        let add = unrolled!(k, e, lw, add_fn, (), None)?;
-        let sub = unrolled!(k, e, lw, sub_fn, (), None)?;
-        Some(Kernel { start, query, add, sub })
+        match hash {
+            MsHash::Xxh3x64 => Kernel::of::<Xxh3x64Start>(k, e, lw),
+            MsHash::Xxh3x128 => Kernel::of::<Xxh3x128Start>(k, e, lw),
+        }
+    }
+
+    fn of<H: MsStart>(k: u32, e: bool, lw: u32) -> Option<Kernel> {
+        let query = unrolled!(H, k, e, lw, query_fn, (), None)?;
+        let add = unrolled!(H, k, e, lw, add_fn, (), None)?;
+        let sub = unrolled!(H, k, e, lw, sub_fn, (), None)?;
+        Some(Kernel { query, add, sub })
     }
 }
 
-fn key_query<const K: u32, const E: bool, const LW: u32>(
-    start: StartFn,
+fn key_query<H: MsStart, const K: u32, const E: bool, const LW: u32>(
     seed: u64,
     m: u64,
     words: &[u64],
     key: &[u8],
 ) -> bool {
-    let (x, y) = start(seed, key);
+    let (x, y) = H::start(seed, key);
     query::<K, E, LW>(words, m, x, y)
 }
 
-fn key_add<const K: u32, const E: bool, const LW: u32>(
-    start: StartFn,
+fn key_add<H: MsStart, const K: u32, const E: bool, const LW: u32>(
     seed: u64,
     m: u64,
     words: &mut [u64],
     key: &[u8],
 ) -> u64 {
-    let (x, y) = start(seed, key);
+    let (x, y) = H::start(seed, key);
     add::<K, E, LW>(words, m, x, y)
 }
 
-fn key_sub<const K: u32, const E: bool, const LW: u32>(
-    start: StartFn,
+fn key_sub<H: MsStart, const K: u32, const E: bool, const LW: u32>(
     seed: u64,
     m: u64,
     words: &mut [u64],
     key: &[u8],
 ) -> Result<u64, (u32, u64)> {
-    let (x, y) = start(seed, key);
+    let (x, y) = H::start(seed, key);
     sub::<K, E, LW>(words, m, x, y)
 }
 
-// Named by `unrolled!` with `K, E, LW`.
-fn query_fn<const K: u32, const E: bool, const LW: u32>() -> Option<QueryFn> {
-    Some(key_query::<K, E, LW>)
+// Named by `unrolled!` with `H, K, E, LW`.
+fn query_fn<H: MsStart, const K: u32, const E: bool, const LW: u32>()
+-> Option<QueryFn> {
+    Some(key_query::<H, K, E, LW>)
 }
 
-fn add_fn<const K: u32, const E: bool, const LW: u32>() -> Option<AddFn> {
-    Some(key_add::<K, E, LW>)
+fn add_fn<H: MsStart, const K: u32, const E: bool, const LW: u32>()
+-> Option<AddFn> {
+    Some(key_add::<H, K, E, LW>)
 }
 
-fn sub_fn<const K: u32, const E: bool, const LW: u32>() -> Option<SubFn> {
-    Some(key_sub::<K, E, LW>)
+fn sub_fn<H: MsStart, const K: u32, const E: bool, const LW: u32>()
+-> Option<SubFn> {
+    Some(key_sub::<H, K, E, LW>)
 }

@@ -420,7 +420,7 @@ impl CountingBloomFilter {
         key.with_bytes(|b| match self.kernel {
             Some(kn) => {
                 let (seed, m) = (self.probes.inner().seed(), self.counters());
-                (kn.query)(kn.start, seed, m, &self.words, b)
+                (kn.query)(seed, m, &self.words, b)
             }
             None => self.contains_bytes(b),
         })
@@ -450,7 +450,7 @@ impl CountingBloomFilter {
         let (k, m) = (self.hash_count(), self.counters());
         let seed = self.probes.inner().seed();
         let lost = if let Some(kn) = self.kernel {
-            (kn.add)(kn.start, seed, m, &mut self.words, key)
+            (kn.add)(seed, m, &mut self.words, key)
         } else {
             // (Every configuration with a fast walk and `k` ≤ 16 has a
             // kernel; the rest take the generic walk.)
@@ -492,7 +492,7 @@ impl CountingBloomFilter {
         let words = &self.words[..];
         if let Some(kn) = self.kernel {
             let seed = self.probes.inner().seed();
-            return (kn.query)(kn.start, seed, m, words, key);
+            return (kn.query)(seed, m, words, key);
         }
         self.probes.walk(key, |_, p| {
             let (w, sh) = l.locate(p);
@@ -558,7 +558,7 @@ impl CountingBloomFilter {
         let m = self.counters();
         let done = if let Some(kn) = self.kernel {
             let seed = self.probes.inner().seed();
-            (kn.sub)(kn.start, seed, m, &mut self.words, key)
+            (kn.sub)(seed, m, &mut self.words, key)
         } else {
             self.remove_walk(key)
         };

@@ -301,10 +301,13 @@ impl Probes {
         }
     }
 
-    /// Which fast walk this configuration takes, if any: the hash that
-    /// starts it and whether it is enhanced.
+    /// Which multiply-shift walk ([`Probes::ms_walk`]) this configuration
+    /// takes, if any: the hash that starts it (its [`MsStart`] type) and
+    /// whether the walk is enhanced.
+    ///
+    /// [`MsStart`]: crate::MsStart
     #[inline]
-    pub(crate) fn ms_hash(&self) -> Option<(MsHash, bool)> {
+    pub fn ms_hash(&self) -> Option<(MsHash, bool)> {
         match self.kind {
             Kind::Xxh3EnhancedMs => Some((MsHash::Xxh3x64, true)),
             Kind::Xxh3DoubleMs => Some((MsHash::Xxh3x64, false)),
@@ -344,9 +347,13 @@ impl Probes {
 
 /// The hashes that start a multiply-shift walk (see [`Probes::ms_walk`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum MsHash {
-    /// xxh3-64, the step a 64-bit mix of it.
+pub enum MsHash {
+    /// xxh3-64, the step a 64-bit mix of it ([`Xxh3x64Start`]).
+    ///
+    /// [`Xxh3x64Start`]: crate::Xxh3x64Start
     Xxh3x64,
-    /// xxh3-128, start and step its two halves.
+    /// xxh3-128, start and step its two halves ([`Xxh3x128Start`]).
+    ///
+    /// [`Xxh3x128Start`]: crate::Xxh3x128Start
     Xxh3x128,
 }

@@ -55,24 +55,53 @@ impl<Q, I> std::fmt::Debug for Kernel<Q, I> {
     }
 }
 
-/// The start `(x, y)` of a key's walk.
-trait Start {
+/// The hash that starts a multiply-shift walk ([`Probes::ms_walk`]), as a
+/// type. Filters that build their own probe loops (the counting
+/// filter's) take it as a type parameter, so that the hash is inlined
+/// into each loop instead of called through a [`StartFn`]. Which type a
+/// configuration needs is [`Probes::ms_hash`]'s answer.
+///
+/// ```
+/// use bloomlab_standard::{Config, MsHash, MsStart, Probes, Xxh3x128Start};
+///
+/// let p = Probes::new(&Config::default(), 7, 1000)?;
+/// assert_eq!(p.ms_hash(), Some((MsHash::Xxh3x128, true)));
+/// let (x, y) = Xxh3x128Start::start(p.seed(), b"key");
+/// assert_eq!(p.ms_start(b"key"), Some((x, y, true)));
+/// # Ok::<(), bloomlab_standard::Error>(())
+/// ```
+pub trait MsStart: sealed::Sealed {
+    /// The walk's start `(x, y)` from `(seed, key)`, with the seed as
+    /// [`Probes::seed`] gives it.
     fn start(seed: u64, key: &[u8]) -> (u64, u64);
 }
 
-struct X64;
-struct X128;
+mod sealed {
+    /// Only this crate's hashes start a walk: the positions they give
+    /// are part of the file formats.
+    pub trait Sealed {}
+    impl Sealed for super::Xxh3x64Start {}
+    impl Sealed for super::Xxh3x128Start {}
+}
 
-impl Start for X64 {
+/// [`MsHash::Xxh3x64`]'s start: xxh3-64, the step a 64-bit mix of it.
+#[derive(Debug, Clone, Copy)]
+pub struct Xxh3x64Start;
+
+/// [`MsHash::Xxh3x128`]'s start: the two halves of xxh3-128.
+#[derive(Debug, Clone, Copy)]
+pub struct Xxh3x128Start;
+
+impl MsStart for Xxh3x64Start {
     #[inline(always)]
     fn start(seed: u64, key: &[u8]) -> (u64, u64) {
-        // As for `X128`.
+        // As for `Xxh3x128Start`.
         let h = xxh3_64_key(seed, key);
         (h, bloomlab_hash::strategy::mix64(h))
     }
 }
 
-impl Start for X128 {
+impl MsStart for Xxh3x128Start {
     #[inline(always)]
     fn start(seed: u64, key: &[u8]) -> (u64, u64) {
         let v = xxh3_128_key(seed, key);
@@ -106,8 +135,8 @@ pub type StartFn = fn(u64, &[u8]) -> (u64, u64);
 /// The [`StartFn`] of a hash.
 pub(crate) fn starter(hash: MsHash) -> StartFn {
     match hash {
-        MsHash::Xxh3x64 => X64::start,
-        MsHash::Xxh3x128 => X128::start,
+        MsHash::Xxh3x64 => Xxh3x64Start::start,
+        MsHash::Xxh3x128 => Xxh3x128Start::start,
     }
 }
 
@@ -272,7 +301,7 @@ pub(crate) fn set<const K: u32, const E: bool>(
     changed != 0
 }
 
-fn key_query<H: Start, const K: u32, const E: bool>(
+fn key_query<H: MsStart, const K: u32, const E: bool>(
     seed: u64,
     m: u64,
     words: &[u64],
@@ -282,7 +311,7 @@ fn key_query<H: Start, const K: u32, const E: bool>(
     query::<K, E>(words, m, x, y)
 }
 
-fn key_insert<H: Start, const K: u32, const E: bool>(
+fn key_insert<H: MsStart, const K: u32, const E: bool>(
     seed: u64,
     m: u64,
     bits: &mut BitArray,
@@ -330,19 +359,19 @@ pub(crate) fn for_probes(probes: &Probes) -> Option<Kernel> {
 
 // One instance per hash, so that `unrolled!` can name them with `K, E`.
 fn query_x64<const K: u32, const E: bool>() -> Option<QueryFn> {
-    Some(key_query::<X64, K, E>)
+    Some(key_query::<Xxh3x64Start, K, E>)
 }
 
 fn query_x128<const K: u32, const E: bool>() -> Option<QueryFn> {
-    Some(key_query::<X128, K, E>)
+    Some(key_query::<Xxh3x128Start, K, E>)
 }
 
 fn insert_x64<const K: u32, const E: bool>() -> Option<InsertFn> {
-    Some(key_insert::<X64, K, E>)
+    Some(key_insert::<Xxh3x64Start, K, E>)
 }
 
 fn insert_x128<const K: u32, const E: bool>() -> Option<InsertFn> {
-    Some(key_insert::<X128, K, E>)
+    Some(key_insert::<Xxh3x128Start, K, E>)
 }
 
 #[cfg(test)]
