@@ -4,9 +4,10 @@
 use bloomlab_core::{BitArray, Filter, theory};
 use bloomlab_hash::{Digest, Funnel};
 
-use crate::config::Probes;
+use crate::config::{MsHash, Probes};
 use crate::kernel::{
-    self, Kernel, MAX_KERNEL_K, ROUND_BATCH, query, query_many, set, unrolled,
+    self, Kernel, MAX_KERNEL_K, MsStart, ROUND_BATCH, Xxh3x64Start,
+    Xxh3x128Start, query, query_many, set, unrolled,
 };
 use crate::{Builder, Config, Error, Result};
 
@@ -265,22 +266,18 @@ impl BloomFilter {
             }
             return;
         }
-        let k = self.hash_count();
-        if let Some((start, e)) = self.probes.ms_starter()
-            && k <= MAX_KERNEL_K
+        if let Some((hash, e)) = self.probes.ms_hash()
+            && self.hash_count() <= MAX_KERNEL_K
         {
-            let (seed, m, words) =
-                (self.probes.seed(), self.bits(), self.bits.words());
-            let mut walks = [(0u64, 0u64); ROUND_BATCH];
-            for (chunk, outs) in
-                keys.chunks(ROUND_BATCH).zip(out.chunks_mut(ROUND_BATCH))
-            {
-                let n = chunk.len().min(outs.len());
-                for (w, key) in walks.iter_mut().zip(&chunk[..n]) {
-                    *w = key.with_bytes(|b| start(seed, b));
+            // The hash as a type parameter, so that the first pass inlines
+            // it rather than calling it through a `StartFn` 256 times.
+            match hash {
+                MsHash::Xxh3x64 => {
+                    self.contains_many_ms::<Xxh3x64Start, T>(keys, out, e);
                 }
-                let (walks, outs) = (&walks[..n], &mut outs[..n]);
-                unrolled!(k, e, query_many(words, m, walks, outs), ());
+                MsHash::Xxh3x128 => {
+                    self.contains_many_ms::<Xxh3x128Start, T>(keys, out, e);
+                }
             }
             return;
         }
@@ -291,6 +288,31 @@ impl BloomFilter {
                 *d = key.with_bytes(|b| self.probes.digest(b));
             }
             self.contains_digests(&ds[..n], &mut outs[..n]);
+        }
+    }
+
+    /// [`contains_many`](Self::contains_many) of a multiply-shift walk
+    /// started by `H` (`k` ≤ [`MAX_KERNEL_K`]): hash 256 keys, then
+    /// [`query_many`] them.
+    fn contains_many_ms<H: MsStart, T: Funnel>(
+        &self,
+        keys: &[T],
+        out: &mut [bool],
+        e: bool,
+    ) {
+        let k = self.hash_count();
+        let (seed, m, words) =
+            (self.probes.seed(), self.bits(), self.bits.words());
+        let mut walks = [(0u64, 0u64); ROUND_BATCH];
+        for (chunk, outs) in
+            keys.chunks(ROUND_BATCH).zip(out.chunks_mut(ROUND_BATCH))
+        {
+            let n = chunk.len().min(outs.len());
+            for (w, key) in walks.iter_mut().zip(&chunk[..n]) {
+                *w = key.with_bytes(|b| H::start(seed, b));
+            }
+            let (walks, outs) = (&walks[..n], &mut outs[..n]);
+            unrolled!(k, e, query_many(words, m, walks, outs), ());
         }
     }
 
