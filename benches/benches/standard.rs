@@ -5,6 +5,9 @@
 //! * `bloomlab` (classic, default config: xxh3-128, enhanced double,
 //!   multiply-shift) vs `fastbloom` 0.17 (foldhash) and `bloomfilter` 3;
 //! * `bloomlab-many`: `contains_many` per key vs `fastbloom`'s `contains`;
+//!   on members, `loads-only` tests the same `k` bits of each key in the
+//!   same filter at positions computed beforehand (no hashing): the floor
+//!   of any classic filter's member query at this `m` and `k`;
 //! * `bloomlab-blocked` (512-bit blocks, 10 bits/key, k = 7) vs
 //!   `sbbf-rs-safe` (256-bit split blocks, 10 bits/key, k = 8; it takes
 //!   hashes, so keys are hashed with xxh3-64 as bloomlab's are);
@@ -23,8 +26,10 @@ use std::time::Duration;
 
 use bloomlab_hash::Strategy;
 use bloomlab_standard::{BlockedBloomFilter, BloomFilter, guava};
+use criterion::measurement::WallTime;
 use criterion::{
-    BenchmarkId, Criterion, Throughput, criterion_group, criterion_main,
+    BenchmarkGroup, BenchmarkId, Criterion, Throughput, criterion_group,
+    criterion_main,
 };
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -35,6 +40,9 @@ const P: f64 = 0.01;
 const BLOCKED_BITS_PER_KEY: usize = 10;
 /// Keys per `contains_many` call.
 const BATCH: usize = 1024;
+/// Members whose positions `loads_only` holds (7 probes of 4 bytes each:
+/// 29 MB, read in order).
+const FLOOR_KEYS: usize = 1 << 20;
 
 /// A filter under test, behind one interface for the benchmark loops.
 trait Bench {
@@ -230,6 +238,9 @@ fn contains_many(c: &mut Criterion, members: &[u64], others: &[u64]) {
                 black_box(&out);
             });
         });
+        if what == "member" {
+            loads_only(&mut g, &ours, &probe[..FLOOR_KEYS]);
+        }
         g.bench_function("fastbloom-contains", |b| {
             let mut i = 0;
             b.iter(|| {
@@ -242,6 +253,44 @@ fn contains_many(c: &mut Criterion, members: &[u64], others: &[u64]) {
         });
         g.finish();
     }
+}
+
+/// `loads-only`: the `k` bits of each member at positions computed
+/// beforehand (no hashing), in batches like `contains_many`'s: what a
+/// classic filter's member query cannot go below at this `m` and `k`.
+fn loads_only(
+    g: &mut BenchmarkGroup<'_, WallTime>,
+    f: &BloomFilter,
+    keys: &[u64],
+) {
+    let words = f.bit_array().words();
+    let k = f.hash_count() as usize;
+    // 4 bytes a probe (m < 2^32 at n = 1e7).
+    let positions: Vec<u32> = keys
+        .iter()
+        .flat_map(|key| f.positions(key))
+        .map(|p| u32::try_from(p).unwrap())
+        .collect();
+    let test = |positions: &[u32], out: &mut [bool]| {
+        for (o, key) in out.iter_mut().zip(positions.chunks_exact(k)) {
+            *o = key
+                .iter()
+                .all(|&p| words[p as usize >> 6] >> (p & 63) & 1 == 1);
+        }
+    };
+    // The filter's own answers, so the same loads.
+    let (mut out, mut want) = (vec![false; BATCH], vec![false; BATCH]);
+    test(&positions[..BATCH * k], &mut out);
+    f.contains_many(&keys[..BATCH], &mut want);
+    assert_eq!(out, want);
+    g.bench_function("loads-only", |b| {
+        let mut i = 0;
+        b.iter(|| {
+            test(&positions[i * k..(i + BATCH) * k], &mut out);
+            i = (i + BATCH) % (keys.len() - BATCH);
+            black_box(&out);
+        });
+    });
 }
 
 criterion_group! {
