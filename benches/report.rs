@@ -6,9 +6,10 @@
 //! (its id and throughput) and `<dir>/new/estimates.json` (the median
 //! time per iteration, in ns) under `target/criterion`. A [`Suite`] names
 //! the groups of one bench file, the filters in the order they are shown,
-//! and the ratios its issue sets targets for. The benches also print each
-//! filter's measured false-positive rate to stderr; [`Accuracy::parse`]
-//! reads those lines from a saved log.
+//! how its times are laid out ([`Layout`]), and the ratios its issue sets
+//! targets for. The benches also print each filter's measured
+//! false-positive rate to stderr; [`Accuracy::parse`] reads those lines
+//! from a saved log.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -45,18 +46,21 @@ pub enum Error {
     /// Criterion's directory holds no result of the suite.
     #[error(
         "no results of suite {suite} in {path} (since the given time): \
-         run `cargo bench -p bloomlab-benches --bench {suite}` first"
+         run `cargo bench -p bloomlab-benches --bench {suite}` first{}",
+        requirement(*.requires)
     )]
     NoResults {
         /// Criterion's directory.
         path: PathBuf,
         /// The suite.
         suite: String,
+        /// What the bench needs to run ([`Suite::requires`]).
+        requires: Option<&'static str>,
     },
     /// No suite has this name.
     #[error(
         "unknown suite {0:?}: one of standard, counting, partitioned, \
-         scalable"
+         scalable, hash, redis"
     )]
     UnknownSuite(String),
     /// The README lacks the markers of a block.
@@ -71,6 +75,14 @@ pub enum Error {
         /// The block's name.
         block: String,
     },
+}
+
+/// The end of [`Error::NoResults`]'s message: a bench that skips itself
+/// without something leaves no results, which is all the user sees.
+fn requirement(requires: Option<&str>) -> String {
+    requires.map_or_else(String::new, |r| {
+        format!(", with {r} installed: the bench skips itself without it")
+    })
 }
 
 /// `Result` with [`Error`].
@@ -177,13 +189,14 @@ fn json(path: &Path) -> Result<serde_json::Value> {
 /// Measured false-positive rates (and details, where printed: memory,
 /// layers), from the lines a bench prints before measuring:
 /// `n = 1e6: NAME false-positive rate 0.00989[, 4.8 MB]`; and any other
-/// line the bench prints about accuracy (the counting bench's churn
-/// check), kept verbatim.
+/// line the bench prints about accuracy or the filter it measures (the
+/// counting bench's churn check, the redis bench's `m` and `k`), kept
+/// verbatim.
 #[derive(Debug, Default, PartialEq)]
 pub struct Accuracy {
     /// `(n label, filter) → (rate, the rest of the line)`.
     pub rates: BTreeMap<(String, String), (String, Option<String>)>,
-    /// Lines starting with `churn`.
+    /// Lines starting with `churn` or `redis bench: `.
     pub notes: Vec<String>,
 }
 
@@ -193,7 +206,8 @@ impl Accuracy {
         let mut acc = Accuracy::default();
         for line in log.lines() {
             let line = line.trim();
-            if line.starts_with("churn") {
+            // Not `redis bench skipped: ...`, which comes with no results.
+            if line.starts_with("churn") || line.starts_with("redis bench: ") {
                 acc.notes.push(line.to_owned());
                 continue;
             }
@@ -219,8 +233,13 @@ impl Accuracy {
 /// One side of a ratio.
 #[derive(Debug, Clone, Copy)]
 pub enum Operand {
-    /// A filter measured in the run (a function id of the suite).
+    /// A filter measured in the run (a function id of the suite), in the
+    /// same row (operation and size).
     Measured(&'static str),
+    /// A filter measured in the run at one size only, compared with every
+    /// size of the same operation (the redis bench's naive client, timed
+    /// on 20 keys per iteration: its ns per item against bloomlab's).
+    MeasuredAt(&'static str, &'static str),
     /// Published figures, per `(operation, n label)`, with their source.
     Figures {
         /// What they are and where they come from.
@@ -231,10 +250,11 @@ pub enum Operand {
 }
 
 impl Operand {
-    fn label(self) -> &'static str {
+    fn label(self) -> String {
         match self {
-            Operand::Measured(id) => id,
-            Operand::Figures { label, .. } => label,
+            Operand::Measured(id) => id.to_owned(),
+            Operand::MeasuredAt(id, n) => format!("{id} at {}", power(n)),
+            Operand::Figures { label, .. } => label.to_owned(),
         }
     }
 
@@ -246,7 +266,8 @@ impl Operand {
         n: &str,
     ) -> Option<f64> {
         match self {
-            Operand::Measured(f) => results.get(&suite.id(op, n, f)),
+            Operand::Measured(f) => suite.get(results, op, n, f),
+            Operand::MeasuredAt(f, at) => suite.get(results, op, at, f),
             Operand::Figures { values, .. } => {
                 return values
                     .iter()
@@ -312,6 +333,42 @@ pub enum Ids {
     OpFilterSize,
 }
 
+/// How a suite's times are shown.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Layout {
+    /// A row per operation and size, a column per filter: ns per key.
+    ByOperation {
+        /// The header of the sizes' column: `n`, or `batch` where the
+        /// size is how many keys one call takes.
+        size: &'static str,
+        /// Items per second after each time, in brackets.
+        per_second: bool,
+    },
+    /// A row per filter (function), a column per size, for a suite of one
+    /// operation (the hash bench): sizes `bytes-LEN` are strings of LEN
+    /// bytes, shown in GiB/s; other sizes (`u64`) in ns per key.
+    ByFunction,
+}
+
+impl Layout {
+    /// The sentence saying what the figures are.
+    fn unit(self) -> &'static str {
+        match self {
+            Layout::ByOperation { per_second: false, .. } => {
+                "Median ns per key (lower is better)."
+            }
+            Layout::ByOperation { per_second: true, .. } => {
+                "Median ns per item (lower is better), and in brackets \
+                 items per second."
+            }
+            Layout::ByFunction => {
+                "Median ns per key (lower is better), and on byte strings \
+                 GiB/s: bytes ÷ ns × 10^9 ÷ 2^30 (higher is better)."
+            }
+        }
+    }
+}
+
 /// One bench file's table: operations (criterion groups, or group and
 /// function prefix), sizes and filters.
 #[derive(Debug, Clone, Copy)]
@@ -320,6 +377,11 @@ pub struct Suite {
     pub name: &'static str,
     /// How its results are named.
     pub ids: Ids,
+    /// How its times are shown.
+    pub layout: Layout,
+    /// What the bench needs to run besides cargo, with how to install it
+    /// (the redis bench skips itself without `redis-server`).
+    pub requires: Option<&'static str>,
     /// The README its generated block lives in, from the workspace root.
     pub readme: &'static str,
     /// Operations, in row order.
@@ -338,6 +400,35 @@ impl Suite {
         match self.ids {
             Ids::OpSizeFilter => format!("{op}/{n}/{filter}"),
             Ids::OpFilterSize => format!("{op}/{filter}/{n}"),
+        }
+    }
+
+    /// A filter's result in a row, if it was measured.
+    fn get<'r>(
+        &self,
+        results: &'r Results,
+        op: &str,
+        n: &str,
+        filter: &str,
+    ) -> Option<&'r Estimate> {
+        results.get(&self.id(op, n, filter))
+    }
+
+    /// `standard/insert` or `redis-insert` as `insert`.
+    fn op_label<'o>(&self, op: &'o str) -> &'o str {
+        op.strip_prefix(self.name)
+            .and_then(|o| o.strip_prefix(['/', '-']))
+            .unwrap_or(op)
+    }
+
+    /// A row (operation and size) as a column of the ratios' tables.
+    fn cell_label(&self, op: &str, n: &str) -> String {
+        match self.layout {
+            Layout::ByOperation { .. } => {
+                format!("{} {}", self.op_label(op), power(n))
+            }
+            Layout::ByFunction => bytes(n)
+                .map_or_else(|| n.to_owned(), |(b, _)| format!("{b} B")),
         }
     }
 }
@@ -367,16 +458,23 @@ const COUNT_UPDATE: &[&str] = &["counting/insert", "counting/remove"];
 const COUNT_QUERY: &[&str] =
     &["counting/contains-member", "counting/contains-non-member"];
 
+/// The layout of every suite but hash and redis.
+const OPS_N: Layout = Layout::ByOperation { size: "n", per_second: false };
+
 /// The suites and their issues' targets: 3 (standard), 4 (counting),
-/// 6 (partitioned: 2× probabilistic-collections at 10^6) and 5 (scalable:
+/// 6 (partitioned: 2× probabilistic-collections at 10^6), 5 (scalable:
 /// 3× both peers growing from 1,000 to 10^6; the 10^7 run,
 /// `BLOOMLAB_SCALABLE_N=1e7`, has no target but is checked against the
-/// same ratios).
+/// same ratios), hash (bloomlab's murmur3 faster than the `murmur3`
+/// crate's) and redis (bloomlab at least as fast per item as a pipelined
+/// `BITFIELD` client, and 20× a `SETBIT` round trip per bit).
 pub const SUITES: &[Suite] = &[
     Suite {
         name: "standard",
         readme: "README.md",
         ids: Ids::OpSizeFilter,
+        layout: OPS_N,
+        requires: None,
         ops: &[
             "standard/insert",
             "standard/contains-member",
@@ -394,6 +492,8 @@ pub const SUITES: &[Suite] = &[
             "sbbf-rs-safe",
             "bloomlab-contains-many",
             "bloomlab-blocked-contains-many",
+            // The floor of a classic filter's member query (no target).
+            "loads-only",
             "fastbloom-contains",
         ],
         ratios: &[
@@ -438,6 +538,8 @@ pub const SUITES: &[Suite] = &[
         name: "counting",
         readme: "README.md",
         ids: Ids::OpSizeFilter,
+        layout: OPS_N,
+        requires: None,
         ops: &[
             "counting/insert",
             "counting/remove",
@@ -479,6 +581,8 @@ pub const SUITES: &[Suite] = &[
         name: "partitioned",
         readme: "README.md",
         ids: Ids::OpFilterSize,
+        layout: OPS_N,
+        requires: None,
         ops: PART_OPS,
         sizes: &["1000000"],
         filters: &["bloomlab", "bloomlab-many", "probabilistic-collections"],
@@ -494,6 +598,8 @@ pub const SUITES: &[Suite] = &[
         name: "scalable",
         readme: "crates/scalable/README.md",
         ids: Ids::OpFilterSize,
+        layout: OPS_N,
+        requires: None,
         ops: SCALE_OPS,
         sizes: &["1000000", "10000000"],
         filters: &[
@@ -521,6 +627,52 @@ pub const SUITES: &[Suite] = &[
             },
         ],
     },
+    Suite {
+        name: "hash",
+        readme: "README.md",
+        // Groups `hash/u64`, `hash/bytes-16`, ...: the key kind is the
+        // size; functions `bloomlab/FAMILY` and `CRATE/FUNCTION`.
+        ids: Ids::OpSizeFilter,
+        layout: Layout::ByFunction,
+        requires: None,
+        ops: &["hash"],
+        sizes: &["u64", "bytes-16", "bytes-64", "bytes-1024"],
+        filters: HASH_FUNCTIONS,
+        ratios: &[Ratio {
+            num: Operand::Measured("murmur3-crate/x64-128"),
+            den: Operand::Measured("bloomlab/murmur3-x64-128"),
+            target: Target::AtLeast(1.0),
+            ops: &["hash"],
+            sizes: &[],
+        }],
+    },
+    Suite {
+        name: "redis",
+        readme: "README.md",
+        ids: Ids::OpFilterSize,
+        layout: Layout::ByOperation { size: "batch", per_second: true },
+        requires: Some("redis-server (apt-get install -y redis-server)"),
+        ops: REDIS_OPS,
+        // The naive client runs 20 keys per iteration only: it is slow.
+        sizes: &["10000", "1000", "20"],
+        filters: &["bloomlab", "bitfield", "naive"],
+        ratios: &[
+            Ratio {
+                num: Operand::Measured("bitfield"),
+                den: Operand::Measured("bloomlab"),
+                target: Target::AtLeast(1.0),
+                ops: REDIS_OPS,
+                sizes: &[],
+            },
+            Ratio {
+                num: Operand::MeasuredAt("naive", "20"),
+                den: Operand::Measured("bloomlab"),
+                target: Target::AtLeast(20.0),
+                ops: REDIS_OPS,
+                sizes: &[],
+            },
+        ],
+    },
 ];
 
 /// The partitioned and scalable operations.
@@ -534,6 +686,47 @@ const SCALE_OPS: &[&str] = &[
     "scalable/contains-member",
     "scalable/contains-non-member",
 ];
+const REDIS_OPS: &[&str] =
+    &["redis-insert", "redis-contains", "redis-contains-absent"];
+
+/// The hash bench's functions, in row order: every registered family
+/// (`bloomlab_hash::Family::all()`, in registry order; a test checks the
+/// list), then the peer crates' functions.
+const HASH_FUNCTIONS: &[&str] = &[
+    "bloomlab/murmur3-x64-128",
+    "bloomlab/murmur3-x86-32",
+    "bloomlab/murmur3-x86-32-guava-legacy",
+    "bloomlab/murmur64a",
+    "bloomlab/xxh64",
+    "bloomlab/xxh3-64",
+    "bloomlab/xxh3-128",
+    "bloomlab/fnv1a-64",
+    "bloomlab/siphash-1-3",
+    "bloomlab/java-hashcode",
+    "bloomlab/hutool-default",
+    "bloomlab/hutool-elf",
+    "bloomlab/hutool-fnv",
+    "bloomlab/hutool-js",
+    "bloomlab/hutool-pjw",
+    "bloomlab/hutool-rs",
+    "bloomlab/hutool-sdbm",
+    "bloomlab/hutool-bkdr",
+    "bloomlab/hutool-ap",
+    "bloomlab/hutool-djb",
+    "bloomlab/hutool-dek",
+    "bloomlab/hutool-one-by-one",
+    "bloomlab/hutool-bernstein",
+    "bloomlab/hutool-hf",
+    "bloomlab/hutool-hfip",
+    "bloomlab/hutool-tianl",
+    "bloomlab/hutool-mix",
+    "murmur3-crate/x64-128",
+    "murmur3-crate/x86-32",
+    "xxhash-rust/xxh3-64",
+    "xxhash-rust/xxh64",
+];
+/// Bytes in a GiB.
+const GIB: f64 = 1_073_741_824.0;
 
 /// The suite called `name`.
 pub fn suite(name: &str) -> Result<&'static Suite> {
@@ -543,8 +736,8 @@ pub fn suite(name: &str) -> Result<&'static Suite> {
         .ok_or_else(|| Error::UnknownSuite(name.to_owned()))
 }
 
-/// ns with three significant digits.
-fn ns(v: f64) -> String {
+/// A figure with three significant digits (ns, GiB/s, items per second).
+fn sig3(v: f64) -> String {
     if v >= 100.0 {
         format!("{v:.0}")
     } else if v >= 10.0 {
@@ -552,6 +745,24 @@ fn ns(v: f64) -> String {
     } else {
         format!("{v:.2}")
     }
+}
+
+/// Items per second of `ns` per item: `1.47M/s`, `20.0k/s`.
+fn items_per_s(ns: f64) -> String {
+    let r = 1e9 / ns;
+    if r >= 1e6 {
+        format!("{}M/s", sig3(r / 1e6))
+    } else if r >= 1e3 {
+        format!("{}k/s", sig3(r / 1e3))
+    } else {
+        format!("{}/s", sig3(r))
+    }
+}
+
+/// The length of a `bytes-LEN` size, as text and as a number.
+fn bytes(n: &str) -> Option<(&str, f64)> {
+    let len = n.strip_prefix("bytes-")?;
+    Some((len, len.parse().ok()?))
 }
 
 /// `1e6` or `1000000` as `10^6`; other sizes as they are.
@@ -579,6 +790,9 @@ pub fn utc(secs: u64) -> String {
 /// Filters (columns) and `(operation, n)` rows of one table.
 type Table<'a> = (Vec<&'a str>, Vec<(&'a str, &'a str)>);
 
+/// `(operation, n)` rows of a suite.
+type Cells<'a> = [(&'a str, &'a str)];
+
 /// The Markdown block of a suite: the command (after `env`, the
 /// environment it ran with, e.g. `BLOOMLAB_SCALABLE_N=1e7 `), when it
 /// ran, the times, the ratios against their targets, and the accuracy
@@ -589,33 +803,20 @@ pub fn render(
     acc: &Accuracy,
     env: &str,
 ) -> Option<String> {
-    let got = |op: &str, n: &str, f: &str| results.get(&suite.id(op, n, f));
-    // Rows with their filters; rows measuring the same filters share a
-    // table (e.g. the batch queries, which other filters run).
-    let mut tables: Vec<Table<'_>> = Vec::new();
-    for op in suite.ops {
-        for n in suite.sizes {
-            let cols: Vec<&str> = suite
-                .filters
-                .iter()
-                .copied()
-                .filter(|f| got(op, n, f).is_some())
-                .collect();
-            if cols.is_empty() {
-                continue;
-            }
-            match tables.iter_mut().find(|(c, _)| *c == cols) {
-                Some((_, rows)) => rows.push((op, n)),
-                None => tables.push((cols, vec![(op, n)])),
-            }
-        }
-    }
-    let written: Vec<u64> = tables
+    let got = |op: &str, n: &str, f: &str| suite.get(results, op, n, f);
+    // The rows with a result of any filter, in the suite's order.
+    let cells: Vec<(&str, &str)> = suite
+        .ops
         .iter()
-        .flat_map(|(cols, rows)| {
-            rows.iter().flat_map(move |(op, n)| {
-                cols.iter().filter_map(move |f| got(op, n, f))
-            })
+        .flat_map(|op| suite.sizes.iter().map(move |n| (*op, *n)))
+        .filter(|(op, n)| {
+            suite.filters.iter().any(|f| got(op, n, f).is_some())
+        })
+        .collect();
+    let written: Vec<u64> = cells
+        .iter()
+        .flat_map(|(op, n)| {
+            suite.filters.iter().filter_map(move |f| got(op, n, f))
         })
         .map(|e| e.written)
         .collect();
@@ -624,136 +825,235 @@ pub fn render(
     let mut out = format!(
         "Generated by `{env}scripts/bench.sh {name}` from one run of \
          `{env}cargo bench -p bloomlab-benches --bench {name}` ({} to {} \
-         UTC). Median ns per key (lower is better).\n",
+         UTC). {}\n",
         utc(*lo),
         &utc(*hi)[11..],
+        suite.layout.unit(),
         name = suite.name,
     );
-    for (cols, rows) in &tables {
-        out.push_str("\n| operation | n |");
-        for c in cols {
-            let _ = write!(out, " {c} |");
+    match suite.layout {
+        Layout::ByOperation { size, per_second } => {
+            by_operation(&mut out, suite, results, &cells, size, per_second);
         }
-        let _ = write!(out, "\n|---|---|{}\n", "---:|".repeat(cols.len()));
-        for (op, n) in rows {
-            let _ = write!(out, "| {} | {} |", short(op), power(n));
-            for c in cols {
-                let e = got(op, n, c).map_or_else(|| "–".into(), |e| ns(e.ns));
-                let _ = write!(out, " {e} |");
-            }
-            out.push('\n');
-        }
+        Layout::ByFunction => by_function(&mut out, suite, results, &cells),
     }
-
-    out.push_str(
-        "\nRatios of times against the issues' targets (✓ met, ✗ not):\n",
-    );
-    let mut shown: Vec<&[&str]> = Vec::new();
-    for r in suite.ratios {
-        if shown.contains(&r.ops) {
-            continue;
-        }
-        shown.push(r.ops);
-        // The measured rows of this ratio's operations, as columns.
-        let cells: Vec<(&str, &str)> = tables
-            .iter()
-            .flat_map(|(_, rows)| rows.iter().copied())
-            .filter(|(op, _)| r.ops.contains(op))
-            .collect();
-        if cells.is_empty() {
-            continue;
-        }
-        out.push_str("\n| ratio | target |");
-        for (op, n) in &cells {
-            let _ = write!(out, " {} {} |", short(op), power(n));
-        }
-        let _ = write!(out, "\n|---|---|{}\n", "---:|".repeat(cells.len()));
-        for r in suite.ratios.iter().filter(|x| x.ops == r.ops) {
-            let _ = write!(
-                out,
-                "| {} ÷ {} | {} |",
-                r.num.label(),
-                r.den.label(),
-                r.target.text()
-            );
-            for (op, n) in &cells {
-                let v = r
-                    .num
-                    .value(suite, results, op, n)
-                    .zip(r.den.value(suite, results, op, n));
-                let cell = v.map_or_else(
-                    || "–".into(),
-                    |(a, b)| {
-                        let v = a / b;
-                        if !r.sizes.is_empty() && !r.sizes.contains(n) {
-                            format!("{v:.2} (no target)")
-                        } else if r.target.met(v) {
-                            format!("{v:.2} ✓")
-                        } else {
-                            format!("{v:.2} ✗")
-                        }
-                    },
-                );
-                let _ = write!(out, " {cell} |");
-            }
-            out.push('\n');
-        }
-    }
-
-    let filters: Vec<&str> = suite
-        .filters
-        .iter()
-        .copied()
-        .filter(|f| acc.rates.keys().any(|(_, name)| name == f))
-        .collect();
-    if !filters.is_empty() {
-        let details = acc.rates.values().any(|(_, m)| m.is_some());
-        let sizes: Vec<&str> = suite
-            .sizes
-            .iter()
-            .copied()
-            .filter(|n| acc.rates.keys().any(|(m, _)| m == n))
-            .collect();
-        out.push_str(
-            "\nFalse-positive rate measured on 10^6 non-members by the \
-             same run",
-        );
-        out.push_str(if details {
-            ", and what the bench prints with it:\n\n| filter |"
-        } else {
-            ":\n\n| filter |"
-        });
-        for n in &sizes {
-            let _ = write!(out, " FPR {} |", power(n));
-            if details {
-                let _ = write!(out, " details {} |", power(n));
-            }
-        }
-        let per = if details { 2 } else { 1 };
-        let _ = write!(out, "\n|---|{}\n", "---:|".repeat(per * sizes.len()));
-        for f in filters {
-            let _ = write!(out, "| {f} |");
-            for n in &sizes {
-                let v = acc.rates.get(&(n.to_string(), f.to_string()));
-                let rate = v.map_or("–", |(r, _)| r.as_str());
-                let _ = write!(out, " {rate} |");
-                if details {
-                    let d = v.and_then(|(_, m)| m.as_deref()).unwrap_or("–");
-                    let _ = write!(out, " {d} |");
-                }
-            }
-            out.push('\n');
-        }
-    }
+    ratios(&mut out, suite, results, &cells);
+    accuracy(&mut out, suite, acc);
     for note in &acc.notes {
         let _ = write!(out, "\nThe same run's {note}.\n");
     }
     Some(out)
 }
 
-/// `standard/insert` as `insert`.
-fn short(op: &str) -> &str {
-    op.split_once('/').map_or(op, |(_, o)| o)
+/// The times of [`Layout::ByOperation`]: rows measuring the same filters
+/// share a table (e.g. the batch queries, which other filters run).
+fn by_operation(
+    out: &mut String,
+    suite: &Suite,
+    results: &Results,
+    cells: &Cells<'_>,
+    size: &str,
+    per_second: bool,
+) {
+    let got = |op: &str, n: &str, f: &str| suite.get(results, op, n, f);
+    let mut tables: Vec<Table<'_>> = Vec::new();
+    for &(op, n) in cells {
+        let cols: Vec<&str> = suite
+            .filters
+            .iter()
+            .copied()
+            .filter(|f| got(op, n, f).is_some())
+            .collect();
+        match tables.iter_mut().find(|(c, _)| *c == cols) {
+            Some((_, rows)) => rows.push((op, n)),
+            None => tables.push((cols, vec![(op, n)])),
+        }
+    }
+    let time = |ns: f64| {
+        if per_second {
+            format!("{} ({})", sig3(ns), items_per_s(ns))
+        } else {
+            sig3(ns)
+        }
+    };
+    for (cols, rows) in &tables {
+        let _ = write!(out, "\n| operation | {size} |");
+        for c in cols {
+            let _ = write!(out, " {c} |");
+        }
+        let _ = write!(out, "\n|---|---|{}\n", "---:|".repeat(cols.len()));
+        for (op, n) in rows {
+            let _ = write!(out, "| {} | {} |", suite.op_label(op), power(n));
+            for c in cols {
+                let e =
+                    got(op, n, c).map_or_else(|| "–".into(), |e| time(e.ns));
+                let _ = write!(out, " {e} |");
+            }
+            out.push('\n');
+        }
+    }
+}
+
+/// The times of [`Layout::ByFunction`]: one table, a row per function
+/// measured, a column per size measured.
+fn by_function(
+    out: &mut String,
+    suite: &Suite,
+    results: &Results,
+    cells: &Cells<'_>,
+) {
+    let got = |op: &str, n: &str, f: &str| suite.get(results, op, n, f);
+    out.push_str("\n| function |");
+    for (_, n) in cells {
+        let _ = match bytes(n) {
+            Some((len, _)) => write!(out, " GiB/s at {len} B |"),
+            None => write!(out, " ns per {n} key |"),
+        };
+    }
+    let _ = write!(out, "\n|---|{}\n", "---:|".repeat(cells.len()));
+    for f in suite.filters {
+        if cells.iter().all(|(op, n)| got(op, n, f).is_none()) {
+            continue;
+        }
+        let _ = write!(out, "| {f} |");
+        for (op, n) in cells {
+            let cell = got(op, n, f).map_or_else(
+                || "–".into(),
+                |e| match bytes(n) {
+                    Some((_, len)) => sig3(len / e.ns * 1e9 / GIB),
+                    None => sig3(e.ns),
+                },
+            );
+            let _ = write!(out, " {cell} |");
+        }
+        out.push('\n');
+    }
+}
+
+/// The ratios against their targets: a table per set of operations, with
+/// a column per row of those operations where some ratio's denominator
+/// (bloomlab's side) was measured: none for the redis bench's naive-only
+/// rows, a dash where only a peer is missing.
+fn ratios(
+    out: &mut String,
+    suite: &Suite,
+    results: &Results,
+    cells: &Cells<'_>,
+) {
+    let mut tables = String::new();
+    let mut shown: Vec<&[&str]> = Vec::new();
+    for r in suite.ratios {
+        if shown.contains(&r.ops) {
+            continue;
+        }
+        shown.push(r.ops);
+        let group: Vec<&Ratio> =
+            suite.ratios.iter().filter(|x| x.ops == r.ops).collect();
+        let cols: Vec<(&str, &str)> = cells
+            .iter()
+            .copied()
+            .filter(|(op, n)| {
+                r.ops.contains(op)
+                    && group
+                        .iter()
+                        .any(|x| x.den.value(suite, results, op, n).is_some())
+            })
+            .collect();
+        if cols.is_empty() {
+            continue;
+        }
+        tables.push_str("\n| ratio | target |");
+        for (op, n) in &cols {
+            let _ = write!(tables, " {} |", suite.cell_label(op, n));
+        }
+        let _ = write!(tables, "\n|---|---|{}\n", "---:|".repeat(cols.len()));
+        for x in &group {
+            let _ = write!(
+                tables,
+                "| {} ÷ {} | {} |",
+                x.num.label(),
+                x.den.label(),
+                x.target.text()
+            );
+            for (op, n) in &cols {
+                let v = x
+                    .num
+                    .value(suite, results, op, n)
+                    .zip(x.den.value(suite, results, op, n));
+                let cell = v.map_or_else(
+                    || "–".into(),
+                    |(a, b)| {
+                        let v = a / b;
+                        if !x.sizes.is_empty() && !x.sizes.contains(n) {
+                            format!("{v:.2} (no target)")
+                        } else if x.target.met(v) {
+                            format!("{v:.2} ✓")
+                        } else {
+                            format!("{v:.2} ✗")
+                        }
+                    },
+                );
+                let _ = write!(tables, " {cell} |");
+            }
+            tables.push('\n');
+        }
+    }
+    if !tables.is_empty() {
+        out.push_str(
+            "\nRatios of times against the issues' targets (✓ met, ✗ \
+             not):\n",
+        );
+        out.push_str(&tables);
+    }
+}
+
+/// The measured false-positive rates of the suite's filters.
+fn accuracy(out: &mut String, suite: &Suite, acc: &Accuracy) {
+    let filters: Vec<&str> = suite
+        .filters
+        .iter()
+        .copied()
+        .filter(|f| acc.rates.keys().any(|(_, name)| name == f))
+        .collect();
+    if filters.is_empty() {
+        return;
+    }
+    let details = acc.rates.values().any(|(_, m)| m.is_some());
+    let sizes: Vec<&str> = suite
+        .sizes
+        .iter()
+        .copied()
+        .filter(|n| acc.rates.keys().any(|(m, _)| m == n))
+        .collect();
+    out.push_str(
+        "\nFalse-positive rate measured on 10^6 non-members by the same run",
+    );
+    out.push_str(if details {
+        ", and what the bench prints with it:\n\n| filter |"
+    } else {
+        ":\n\n| filter |"
+    });
+    for n in &sizes {
+        let _ = write!(out, " FPR {} |", power(n));
+        if details {
+            let _ = write!(out, " details {} |", power(n));
+        }
+    }
+    let per = if details { 2 } else { 1 };
+    let _ = write!(out, "\n|---|{}\n", "---:|".repeat(per * sizes.len()));
+    for f in filters {
+        let _ = write!(out, "| {f} |");
+        for n in &sizes {
+            let v = acc.rates.get(&(n.to_string(), f.to_string()));
+            let rate = v.map_or("–", |(r, _)| r.as_str());
+            let _ = write!(out, " {rate} |");
+            if details {
+                let d = v.and_then(|(_, m)| m.as_deref()).unwrap_or("–");
+                let _ = write!(out, " {d} |");
+            }
+        }
+        out.push('\n');
+    }
 }
 
 /// `readme` with the block between `<!-- BEGIN: bench-NAME -->` and
@@ -899,6 +1199,154 @@ mod tests {
             "{text}"
         );
         assert!(text.contains("| bloomlab | 0.00520 | 6 layers |"), "{text}");
+    }
+
+    #[test]
+    fn hash_block_has_a_row_per_function_in_ns_and_gib_per_s() {
+        let mut r = Results::default();
+        for (id, ns) in [
+            ("u64/bloomlab/murmur3-x64-128", 4.0),
+            ("u64/bloomlab/xxh3-64", 2.0),
+            ("u64/murmur3-crate/x64-128", 16.0),
+            ("u64/xxhash-rust/xxh3-64", 1.5),
+            // Bytes throughput: ns per call on 16 (1024) bytes.
+            ("bytes-16/bloomlab/murmur3-x64-128", 8.0),
+            ("bytes-16/bloomlab/xxh3-64", 4.0),
+            ("bytes-1024/bloomlab/murmur3-x64-128", 256.0),
+            ("bytes-1024/murmur3-crate/x64-128", 128.0),
+        ] {
+            r.insert(format!("hash/{id}"), est(ns));
+        }
+        let acc = Accuracy::default();
+        let text = render(suite("hash").unwrap(), &r, &acc, "").unwrap();
+        // No bytes-64 results: no column.
+        assert!(
+            text.contains(
+                "| function | ns per u64 key | GiB/s at 16 B | GiB/s at \
+                 1024 B |\n|---|---:|---:|---:|\n"
+            ),
+            "{text}"
+        );
+        // 16 B / 8 ns = 2e9 B/s = 1.86 GiB/s; 1024 B / 256 ns: 3.73.
+        assert!(
+            text.contains("| bloomlab/murmur3-x64-128 | 4.00 | 1.86 | 3.73 |")
+        );
+        assert!(text.contains("| murmur3-crate/x64-128 | 16.0 | – | 7.45 |"));
+        assert!(text.contains("| xxhash-rust/xxh3-64 | 1.50 | – | – |"));
+        // bloomlab's families first, in registry order; unmeasured
+        // functions get no row.
+        let at = |s: &str| text.find(s).unwrap();
+        assert!(at("| bloomlab/murmur3") < at("| bloomlab/xxh3-64"));
+        assert!(at("| bloomlab/xxh3-64") < at("| murmur3-crate"));
+        assert!(!text.contains("fnv1a") && !text.contains("x86-32"));
+        // The crate's time over bloomlab's; a dash where the crate was not
+        // measured.
+        assert!(text.contains("| ratio | target | u64 | 16 B | 1024 B |\n"));
+        assert!(
+            text.contains(
+                "| murmur3-crate/x64-128 ÷ bloomlab/murmur3-x64-128 | ≥ 1 \
+                 | 4.00 ✓ | – | 0.50 ✗ |"
+            ),
+            "{text}"
+        );
+        assert!(text.contains("GiB/s: bytes ÷ ns × 10^9 ÷ 2^30"));
+    }
+
+    #[test]
+    fn the_hash_suite_lists_every_registered_family() {
+        let listed: Vec<&str> = HASH_FUNCTIONS
+            .iter()
+            .filter_map(|f| f.strip_prefix("bloomlab/"))
+            .collect();
+        let registered: Vec<&str> =
+            bloomlab_hash::Family::all().map(|f| f.name()).collect();
+        assert_eq!(
+            listed, registered,
+            "the hash bench measures every family: list them in \
+             HASH_FUNCTIONS"
+        );
+    }
+
+    #[test]
+    fn redis_block_has_both_batches_items_per_s_and_naive_at_20() {
+        let mut r = Results::default();
+        for (id, ns) in [
+            ("insert/bloomlab/10000", 500.0),
+            ("insert/bitfield/10000", 2000.0),
+            ("insert/bloomlab/1000", 1000.0),
+            ("insert/bitfield/1000", 900.0),
+            ("insert/naive/20", 50_000.0),
+            ("contains/bloomlab/10000", 400.0),
+            ("contains/naive/20", 4000.0),
+            ("contains-absent/bloomlab/1000", 300.0),
+        ] {
+            r.insert(format!("redis-{id}"), est(ns));
+        }
+        let acc = Accuracy::parse(
+            "redis bench: n = 1000000, p = 0.01: m = 9585088 bits (1170 \
+             KiB), k = 7\n",
+        );
+        let text = render(suite("redis").unwrap(), &r, &acc, "").unwrap();
+        assert!(text.contains("| operation | batch | bloomlab | bitfield |"));
+        assert!(
+            text.contains("| insert | 10^4 | 500 (2.00M/s) | 2000 (500k/s) |")
+        );
+        assert!(
+            text.contains(
+                "| insert | 10^3 | 1000 (1.00M/s) | 900 (1.11M/s) |"
+            )
+        );
+        // A peer missing: the row goes to a table without it.
+        assert!(text.contains("| contains | 10^4 | 400 (2.50M/s) |\n"));
+        assert!(text.contains("| operation | batch | naive |"));
+        assert!(text.contains("| insert | 20 | 50000 (20.0k/s) |"));
+        // Ratios at bloomlab's sizes only, naive's at 20 against each.
+        assert!(
+            text.contains(
+                "| ratio | target | insert 10^4 | insert 10^3 | contains \
+                 10^4 | contains-absent 10^3 |\n"
+            ),
+            "{text}"
+        );
+        assert!(
+            text.contains(
+                "| bitfield ÷ bloomlab | ≥ 1 | 4.00 ✓ | 0.90 ✗ | – | – |"
+            ),
+            "{text}"
+        );
+        assert!(
+            text.contains(
+                "| naive at 20 ÷ bloomlab | ≥ 20 | 100.00 ✓ | 50.00 ✓ | \
+                 10.00 ✗ | – |"
+            ),
+            "{text}"
+        );
+        assert!(text.contains(
+            "\nThe same run's redis bench: n = 1000000, p = 0.01: m = \
+             9585088 bits (1170 KiB), k = 7.\n"
+        ));
+        assert!(text.contains("and in brackets items per second"));
+    }
+
+    #[test]
+    fn redis_without_results_says_to_install_redis_server() {
+        let skipped = "redis bench skipped: redis-server is not installed";
+        assert_eq!(Accuracy::parse(skipped), Accuracy::default());
+        let no_results = |name: &str| {
+            let s = suite(name).unwrap();
+            Error::NoResults {
+                path: "target/criterion".into(),
+                suite: s.name.into(),
+                requires: s.requires,
+            }
+            .to_string()
+        };
+        let err = no_results("redis");
+        assert!(err.contains("--bench redis` first, with redis-server"));
+        assert!(err.contains("apt-get install -y redis-server"), "{err}");
+        assert!(no_results("hash").ends_with("--bench hash` first"));
+        let unknown = suite("nope").unwrap_err().to_string();
+        assert!(unknown.ends_with("scalable, hash, redis"), "{unknown}");
     }
 
     #[test]

@@ -17,13 +17,15 @@ use clap::Parser;
 #[command(about = "Tables of a bench suite's results, from criterion's \
                    output (see scripts/bench.sh)")]
 struct Args {
-    /// The suite: standard, counting, partitioned or scalable.
+    /// The suite: standard, counting, partitioned, scalable, hash or
+    /// redis.
     suite: String,
     /// Criterion's output directory.
     #[arg(long, default_value = "target/criterion")]
     criterion: PathBuf,
     /// The bench's saved output (stdout and stderr), for the measured
-    /// false-positive rates it prints.
+    /// false-positive rates and the notes (churn, redis filter) it
+    /// prints.
     #[arg(long)]
     log: Option<PathBuf>,
     /// Only results written at or after this Unix time (the run's
@@ -67,6 +69,7 @@ fn run(args: Args) -> Result<()> {
         Error::NoResults {
             path: args.criterion.clone(),
             suite: suite.name.to_owned(),
+            requires: suite.requires,
         }
     })?;
     if !args.write {
