@@ -108,6 +108,39 @@ fn batches_equal_single_calls() {
     assert_eq!(batch.insert_many(&[1u64 << 40, 1 << 40]).unwrap(), 1);
 }
 
+/// Batches of thousands of probes on a filter large enough for the
+/// sparse scripts (over 128 bytes of bitmap per probe): the bits, the
+/// changed count and the answers are the in-memory filter's, a key
+/// repeated thousands of probes later included.
+#[test]
+fn sparse_batches_of_thousands_of_probes() {
+    let server = RedisServer::start();
+    let config = Config::default();
+    let (m, k) = (10_000_000, 7);
+    let mut r =
+        RedisBloomFilter::create(server.conn(), "sparse", config, m, k)
+            .unwrap();
+    let mut local = BloomFilter::with_config(config, m, k).unwrap();
+    // 1,000 keys of 7 probes (178 bytes per probe); the last key
+    // repeats the first, 6,993 probes later.
+    let mut items: Vec<u64> = (0..999u64).map(|i| i * 7919 + 1).collect();
+    items.push(items[0]);
+    let changed = items.iter().filter(|i| local.insert(*i)).count();
+    assert_eq!(r.insert_many(&items).unwrap(), changed);
+    assert_eq!(changed, 999, "the repeat changes nothing");
+    assert_eq!(r.export().unwrap(), local);
+    // Queries of 1,000 keys (178 bytes per probe) are sparse too.
+    let probes: Vec<u64> = (0..2_000u64).map(|i| i * 7919 + 1).collect();
+    let mut answers = Vec::new();
+    for batch in probes.chunks(1_000) {
+        answers.extend(r.contains_many(batch).unwrap());
+    }
+    for (p, a) in probes.iter().zip(&answers) {
+        assert_eq!(local.contains(p), *a, "{p}");
+    }
+    assert!(answers[..999].iter().all(|&a| a), "a false negative");
+}
+
 /// create is idempotent for equal parameters and refuses others; open
 /// reads the parameters back.
 #[test]
