@@ -6,8 +6,8 @@ use bloomlab_hash::{Digest, Funnel};
 
 use crate::config::{MsHash, Probes};
 use crate::kernel::{
-    self, Kernel, MAX_KERNEL_K, MsStart, ROUND_BATCH, Xxh3x64Start,
-    Xxh3x128Start, query, query_many, set, unrolled,
+    self, BRANCH_FREE, Kernel, MAX_KERNEL_K, MsStart, ROUND_BATCH,
+    Xxh3x64Start, Xxh3x128Start, query, query_many, set, unrolled,
 };
 use crate::{Builder, Config, Error, Result};
 
@@ -203,6 +203,16 @@ impl BloomFilter {
             return unrolled!(k, e, query(words, m, x, y), {
                 self.probes.all_of_digest(d, |i| self.bits.get(i))
             });
+        }
+        if self.probes.is_mitz64() {
+            // Guava's walk: the first probes without a branch between
+            // them, as the kernels' (a non-member's first clear bit is a
+            // coin toss a branch would mispredict).
+            let words = self.bits.words();
+            let bit = |i| kernel::bit(words, self.probes.mitz64_at(d, i));
+            let head = k.min(BRANCH_FREE);
+            let all = (0..head).fold(1, |all, i| all & bit(i));
+            return all & 1 == 1 && (head..k).all(|i| bit(i) & 1 == 1);
         }
         self.probes.all_of_digest(d, |i| self.bits.get(i))
     }

@@ -252,6 +252,22 @@ impl Probes {
         }
     }
 
+    /// Whether this is Guava's MITZ_64 walk (murmur3-x64-128, modulo),
+    /// whose probes [`Probes::mitz64_at`] gives.
+    #[inline(always)]
+    pub(crate) fn is_mitz64(&self) -> bool {
+        self.kind == Kind::Mitz64
+    }
+
+    /// Probe `i` of Guava's MITZ_64 walk of digest `d`, in closed form:
+    /// `((lo + i·hi) & i64::MAX) % m`, so that no probe waits for the one
+    /// before it.
+    #[inline(always)]
+    pub(crate) fn mitz64_at(&self, d: Digest, i: u32) -> u64 {
+        let c = d.lo.wrapping_add(d.hi.wrapping_mul(u64::from(i)));
+        (c & i64::MAX as u64) % self.m
+    }
+
     /// Calls `f` with each position of the key until it returns false;
     /// returns whether every call returned true.
     #[inline(always)]
@@ -285,16 +301,7 @@ impl Probes {
             return true;
         }
         match self.kind {
-            Kind::Mitz64 => {
-                let mut c = d.lo;
-                for _ in 0..k {
-                    if !f((c & i64::MAX as u64) % m) {
-                        return false;
-                    }
-                    c = c.wrapping_add(d.hi);
-                }
-                true
-            }
+            Kind::Mitz64 => (0..k).all(|i| f(self.mitz64_at(d, i))),
             // (The multiply-shift kinds were walked above; the indexer
             // gives the same positions.)
             _ => self.indexer.all_indices_of_digest(d, f),
