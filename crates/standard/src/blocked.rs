@@ -241,6 +241,23 @@ impl BlockedBloomFilter {
         key.with_bytes(|b| self.insert_bytes(b))
     }
 
+    /// Inserts a typed key without telling whether any bit changed: the
+    /// faster way to fill a filter (see [`crate::BloomFilter::add`]).
+    ///
+    /// ```
+    /// use bloomlab_standard::BlockedBloomFilter;
+    ///
+    /// let mut f = BlockedBloomFilter::new(1000, 0.01)?;
+    /// f.add("apple");
+    /// assert!(f.contains("apple"));
+    /// assert!(!f.insert("apple")); // already there
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[inline]
+    pub fn add<T: Funnel + ?Sized>(&mut self, key: &T) {
+        key.with_bytes(|b| self.add_bytes(b));
+    }
+
     /// Whether a typed key may have been inserted.
     #[inline]
     pub fn contains<T: Funnel + ?Sized>(&self, key: &T) -> bool {
@@ -255,6 +272,18 @@ impl BlockedBloomFilter {
         }
         let d = self.digest(key);
         self.insert_digest(d)
+    }
+
+    /// Inserts a key given as bytes, without the answer (see
+    /// [`BlockedBloomFilter::add`]).
+    #[inline]
+    pub fn add_bytes(&mut self, key: &[u8]) {
+        if let Some(kernel) = self.kernel {
+            (kernel.add)(self.hasher.seed(), &mut self.lines, key);
+            return;
+        }
+        let d = self.digest(key);
+        self.insert_digest(d);
     }
 
     /// Whether a key given as bytes may have been inserted.

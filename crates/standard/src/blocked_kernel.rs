@@ -19,9 +19,11 @@ use bloomlab_hash::Family;
 pub(crate) type QueryFn = fn(u64, &[Line], &[u8]) -> bool;
 /// `fn(seed, lines, key)`: sets the probes; whether any bit changed.
 pub(crate) type InsertFn = fn(u64, &mut [Line], &[u8]) -> bool;
+/// `fn(seed, lines, key)`: sets the probes, without the answer.
+pub(crate) type AddFn = fn(u64, &mut [Line], &[u8]);
 
 /// A blocked filter's chosen probe loops.
-pub(crate) type BlockedKernel = Kernel<QueryFn, InsertFn>;
+pub(crate) type BlockedKernel = Kernel<QueryFn, InsertFn, AddFn>;
 
 /// The `(block hash, in-block hash)` of a key, as `BlockedBloomFilter`'s
 /// `split` of its digest.
@@ -95,6 +97,18 @@ fn insert<H: Split, const K: u32>(
     changed != 0
 }
 
+fn add<H: Split, const K: u32>(seed: u64, lines: &mut [Line], key: &[u8]) {
+    let (lo, h) = H::split(seed, key);
+    let block = reduce(lo, lines.len() as u64) as usize;
+    let Some(line) = lines.get_mut(block) else {
+        return;
+    };
+    for i in 0..K as usize {
+        let p = position(h, i);
+        line.0[(p >> 6) as usize] |= 1u64 << (p & 63);
+    }
+}
+
 /// `Some(f::<H, k>)` for `k` up to 16, else `None`.
 macro_rules! by_k {
     ($k:expr, $f:ident, $h:ty, $t:ty) => {
@@ -118,14 +132,18 @@ pub(crate) fn for_config(
     if block_bits != 512 {
         return None;
     }
-    let (query, insert) = match family {
-        Family::Xxh3_64 => {
-            (by_k!(k, query, X64, QueryFn), by_k!(k, insert, X64, InsertFn))
-        }
-        Family::Xxh3_128 => {
-            (by_k!(k, query, X128, QueryFn), by_k!(k, insert, X128, InsertFn))
-        }
+    let (query, insert, add) = match family {
+        Family::Xxh3_64 => (
+            by_k!(k, query, X64, QueryFn),
+            by_k!(k, insert, X64, InsertFn),
+            by_k!(k, add, X64, AddFn),
+        ),
+        Family::Xxh3_128 => (
+            by_k!(k, query, X128, QueryFn),
+            by_k!(k, insert, X128, InsertFn),
+            by_k!(k, add, X128, AddFn),
+        ),
         _ => return None,
     };
-    Some(Kernel { query: query?, insert: insert? })
+    Some(Kernel { query: query?, insert: insert?, add: add? })
 }

@@ -36,14 +36,16 @@ fn fast_paths_match_the_indexer() {
                             "{family} {strategy} {reduction} m={m}"
                         );
                     }
-                    let mut g = f.clone();
+                    let (mut g, mut h) = (f.clone(), f.clone());
                     for key in keys.iter().step_by(2) {
                         f.insert_bytes(key);
+                        h.add_bytes(key);
                     }
                     let half: Vec<&[u8]> =
                         keys.iter().step_by(2).map(|k| &k[..]).collect();
                     g.insert_many(&half);
                     assert_eq!(f, g);
+                    assert_eq!(f, h, "add: {family} {strategy} {reduction}");
                     let mut out = vec![false; keys.len()];
                     f.contains_many(&keys, &mut out);
                     for (key, o) in keys.iter().zip(out) {
@@ -98,6 +100,9 @@ fn kernel_matches_probes() {
                         want.sort_unstable();
                         want.dedup();
                         assert!(f.insert_bytes(key));
+                        let mut g = empty.clone();
+                        g.add_bytes(key);
+                        assert_eq!(g, f, "add: {family} {strategy} k={k}");
                         let set: Vec<u64> = (0..f.bits())
                             .filter(|&i| f.bit_array().get(i))
                             .collect();
@@ -170,6 +175,9 @@ fn blocked_kernel_matches_generic() {
                         want.dedup();
                         assert!(f.insert_bytes(key));
                         assert_eq!(set_bits(&f), want, "{family} k={k}");
+                        let mut g = empty.clone();
+                        g.add_bytes(key);
+                        assert_eq!(g, f, "add: {family} k={k}");
                         assert!(f.contains_bytes(key));
                         assert!(!f.insert_bytes(key));
                     }
