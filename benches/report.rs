@@ -474,10 +474,13 @@ const GUAVA: Operand = Operand::Figures {
 };
 
 const STD_OPS: &[&str] = &[
+    "standard/build",
     "standard/insert",
     "standard/contains-member",
     "standard/contains-non-member",
 ];
+/// The inserts that use their answer (`*-insert` columns).
+const ANSWER_OPS: &[&str] = &["standard/build", "standard/insert"];
 const MANY_OPS: &[&str] =
     &["standard/many-member", "standard/many-non-member"];
 const COUNT_UPDATE: &[&str] = &["counting/insert", "counting/remove"];
@@ -502,6 +505,7 @@ pub const SUITES: &[Suite] = &[
         layout: OPS_N,
         requires: None,
         ops: &[
+            "standard/build",
             "standard/insert",
             "standard/contains-member",
             "standard/contains-non-member",
@@ -512,6 +516,8 @@ pub const SUITES: &[Suite] = &[
         filters: &[
             "bloomlab",
             "fastbloom",
+            "bloomlab-insert",
+            "fastbloom-insert",
             "bloomfilter",
             "bloomlab-guava",
             "bloomlab-blocked",
@@ -528,6 +534,13 @@ pub const SUITES: &[Suite] = &[
                 den: Operand::Measured("bloomlab"),
                 target: Target::AtLeast(1.0),
                 ops: STD_OPS,
+                sizes: &[],
+            },
+            Ratio {
+                num: Operand::Measured("fastbloom-insert"),
+                den: Operand::Measured("bloomlab-insert"),
+                target: Target::AtLeast(1.0),
+                ops: ANSWER_OPS,
                 sizes: &[],
             },
             Ratio {

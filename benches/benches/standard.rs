@@ -1,7 +1,14 @@
 //! `bloomlab-standard` against peer crates, measured in the same run:
-//! insert, member and non-member queries on random `u64` keys at
-//! n = 1e6 and 1e7, p = 1%, single thread (ns per key).
+//! builds, inserts, member and non-member queries on random `u64` keys
+//! at n = 1e6 and 1e7, p = 1%, single thread (ns per key).
 //!
+//! * `build`: every member inserted into a new, empty filter (made and
+//!   dropped outside the timing); `insert`: members inserted again into
+//!   the filled filter. Both insert as a caller who does not use the
+//!   answer does: bloomlab's `add`, the peers' `insert` or `set`.
+//!   `bloomlab-insert` and `fastbloom-insert` use the answer (whether
+//!   the key was new), which costs both crates about as much: each must
+//!   load the `k` words and keep what it read.
 //! * `bloomlab` (classic, default config: xxh3-128, enhanced double,
 //!   multiply-shift) vs `fastbloom` 0.17 (foldhash) and `bloomfilter` 3;
 //! * `bloomlab-many`: `contains_many` per key vs `fastbloom`'s `contains`;
@@ -13,7 +20,8 @@
 //!   hashes, so keys are hashed with xxh3-64 as bloomlab's are);
 //! * `bloomlab-guava`: the Guava preset (murmur3, MITZ_64, modulo), to
 //!   compare with Guava's own figures (put ≈ 200 ns, mightContain ≈ 100 ns
-//!   at 1e6; ≈ 500 / 300 ns at 1e7).
+//!   at 1e6; ≈ 500 / 300 ns at 1e7); its inserts use the answer, as
+//!   `put` returns it.
 //!
 //! Before measuring, each filter's false-positive rate on 1e6 non-members
 //! is printed to stderr, so speed is compared at known accuracy.
@@ -28,8 +36,8 @@ use bloomlab_hash::Strategy;
 use bloomlab_standard::{BlockedBloomFilter, BloomFilter, guava};
 use criterion::measurement::WallTime;
 use criterion::{
-    BenchmarkGroup, BenchmarkId, Criterion, Throughput, criterion_group,
-    criterion_main,
+    BatchSize, BenchmarkGroup, BenchmarkId, Criterion, SamplingMode,
+    Throughput, criterion_group, criterion_main,
 };
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -45,27 +53,39 @@ const BATCH: usize = 1024;
 const FLOOR_KEYS: usize = 1 << 20;
 
 /// A filter under test, behind one interface for the benchmark loops.
-trait Bench {
+/// `insert` is each crate's way to insert a key whose answer the caller
+/// does not use: bloomlab's `add`, the peers' `insert` or `set` with
+/// the answer dropped (inlined, their compiled loops skip computing it).
+trait Insert {
     fn insert(&mut self, key: u64);
+}
+
+trait Bench: Insert {
     fn contains(&self, key: u64) -> bool;
 }
 
-impl Bench for BloomFilter {
+impl Insert for BloomFilter {
     #[inline]
     fn insert(&mut self, key: u64) {
-        BloomFilter::insert(self, &key);
+        BloomFilter::add(self, &key);
     }
+}
+
+impl Bench for BloomFilter {
     #[inline]
     fn contains(&self, key: u64) -> bool {
         BloomFilter::contains(self, &key)
     }
 }
 
-impl Bench for BlockedBloomFilter {
+impl Insert for BlockedBloomFilter {
     #[inline]
     fn insert(&mut self, key: u64) {
-        BlockedBloomFilter::insert(self, &key);
+        BlockedBloomFilter::add(self, &key);
     }
+}
+
+impl Bench for BlockedBloomFilter {
     #[inline]
     fn contains(&self, key: u64) -> bool {
         BlockedBloomFilter::contains(self, &key)
@@ -74,22 +94,55 @@ impl Bench for BlockedBloomFilter {
 
 type Fast = fastbloom::BloomFilter<foldhash::fast::RandomState>;
 
-impl Bench for Fast {
+impl Insert for Fast {
     #[inline]
     fn insert(&mut self, key: u64) {
         fastbloom::BloomFilter::insert(self, &key);
     }
+}
+
+impl Bench for Fast {
     #[inline]
     fn contains(&self, key: u64) -> bool {
         fastbloom::BloomFilter::contains(self, &key)
     }
 }
 
-impl Bench for bloomfilter::Bloom<u64> {
+/// A filter whose `insert` answer (whether the key was new) is used:
+/// bloomlab's `insert`, fastbloom's `insert`, kept from the optimizer.
+/// The Guava preset is measured this way too, as Guava's `put`
+/// returns its answer.
+struct Answered<F>(F);
+
+impl Insert for Answered<BloomFilter> {
+    #[inline]
+    fn insert(&mut self, key: u64) {
+        black_box(self.0.insert(&key));
+    }
+}
+
+impl Bench for Answered<BloomFilter> {
+    #[inline]
+    fn contains(&self, key: u64) -> bool {
+        self.0.contains(&key)
+    }
+}
+
+impl Insert for Answered<Fast> {
+    #[inline]
+    fn insert(&mut self, key: u64) {
+        black_box(self.0.insert(&key));
+    }
+}
+
+impl Insert for bloomfilter::Bloom<u64> {
     #[inline]
     fn insert(&mut self, key: u64) {
         self.set(&key);
     }
+}
+
+impl Bench for bloomfilter::Bloom<u64> {
     #[inline]
     fn contains(&self, key: u64) -> bool {
         self.check(&key)
@@ -98,11 +151,14 @@ impl Bench for bloomfilter::Bloom<u64> {
 
 struct Sbbf(sbbf_rs_safe::Filter);
 
-impl Bench for Sbbf {
+impl Insert for Sbbf {
     #[inline]
     fn insert(&mut self, key: u64) {
         self.0.insert_hash(xxh3_64(&key.to_le_bytes()));
     }
+}
+
+impl Bench for Sbbf {
     #[inline]
     fn contains(&self, key: u64) -> bool {
         self.0.contains_hash(xxh3_64(&key.to_le_bytes()))
@@ -123,25 +179,38 @@ fn fast(n: usize) -> Fast {
         .expected_items(n)
 }
 
-/// Fills `f` with `members`, prints its false-positive rate, then
-/// measures insert, member and non-member queries (monomorphic loops).
-fn run<F: Bench>(
+/// Measures a build (every member inserted into a new filter from
+/// `new`) and inserts of members again into the filled filter, which it
+/// returns.
+fn inserts<F: Insert>(
     c: &mut Criterion,
     label: &str,
     name: &str,
-    mut f: F,
+    new: impl Fn() -> F,
     members: &[u64],
-    others: &[u64],
-) {
+) -> F {
+    let mut g = c.benchmark_group(format!("standard/build/{label}"));
+    g.throughput(Throughput::Elements(members.len() as u64));
+    // One build is 10^6 or 10^7 inserts: a few samples of one each.
+    g.sampling_mode(SamplingMode::Flat).sample_size(10);
+    g.bench_function(BenchmarkId::from_parameter(name), |b| {
+        // The new filter is made, and dropped, outside the timing.
+        b.iter_batched_ref(
+            &new,
+            |f| {
+                for &k in members {
+                    f.insert(black_box(k));
+                }
+            },
+            BatchSize::PerIteration,
+        );
+    });
+    g.finish();
+
+    let mut f = new();
     for &k in members {
         f.insert(k);
     }
-    let fp = others[..1_000_000].iter().filter(|&&k| f.contains(k)).count();
-    eprintln!(
-        "n = {label}: {name} false-positive rate {:.5}",
-        fp as f64 / 1e6
-    );
-
     let mut g = c.benchmark_group(format!("standard/insert/{label}"));
     g.throughput(Throughput::Elements(1));
     g.bench_function(BenchmarkId::from_parameter(name), |b| {
@@ -155,6 +224,25 @@ fn run<F: Bench>(
         });
     });
     g.finish();
+    f
+}
+
+/// [`inserts`], then the filled filter's false-positive rate (printed)
+/// and member and non-member queries (monomorphic loops).
+fn run<F: Bench>(
+    c: &mut Criterion,
+    label: &str,
+    name: &str,
+    new: impl Fn() -> F,
+    members: &[u64],
+    others: &[u64],
+) {
+    let f = inserts(c, label, name, new, members);
+    let fp = others[..1_000_000].iter().filter(|&&k| f.contains(k)).count();
+    eprintln!(
+        "n = {label}: {name} false-positive rate {:.5}",
+        fp as f64 / 1e6
+    );
 
     for (what, probe) in [("member", members), ("non-member", others)] {
         let mut g =
@@ -180,24 +268,25 @@ fn standard(c: &mut Criterion) {
         let (members, others) = keys(n, n as u64);
         let label = if n == 1_000_000 { "1e6" } else { "1e7" };
         let (m, o) = (&members[..], &others[..]);
-        run(
-            c,
-            label,
-            "bloomlab",
-            BloomFilter::new(n as u64, P).unwrap(),
-            m,
-            o,
-        );
-        run(c, label, "fastbloom", fast(n), m, o);
-        let bf = bloomfilter::Bloom::<u64>::new_for_fp_rate(n, P).unwrap();
-        run(c, label, "bloomfilter", bf, m, o);
-        let g = guava::create(n as i64, P, Strategy::GuavaMitz64).unwrap();
-        run(c, label, "bloomlab-guava", g, m, o);
+        let new = || BloomFilter::new(n as u64, P).unwrap();
+        run(c, label, "bloomlab", new, m, o);
+        run(c, label, "fastbloom", || fast(n), m, o);
+        let new = || Answered(BloomFilter::new(n as u64, P).unwrap());
+        inserts(c, label, "bloomlab-insert", new, m);
+        inserts(c, label, "fastbloom-insert", || Answered(fast(n)), m);
+        let new = || bloomfilter::Bloom::new_for_fp_rate(n, P).unwrap();
+        run(c, label, "bloomfilter", new, m, o);
+        let new = || {
+            Answered(
+                guava::create(n as i64, P, Strategy::GuavaMitz64).unwrap(),
+            )
+        };
+        run(c, label, "bloomlab-guava", new, m, o);
         let bits = (BLOCKED_BITS_PER_KEY * n) as u64;
-        let b = BlockedBloomFilter::with_bits(bits, 7).unwrap();
-        run(c, label, "bloomlab-blocked", b, m, o);
-        let s = Sbbf(sbbf_rs_safe::Filter::new(BLOCKED_BITS_PER_KEY, n));
-        run(c, label, "sbbf-rs-safe", s, m, o);
+        let new = || BlockedBloomFilter::with_bits(bits, 7).unwrap();
+        run(c, label, "bloomlab-blocked", new, m, o);
+        let new = || Sbbf(sbbf_rs_safe::Filter::new(BLOCKED_BITS_PER_KEY, n));
+        run(c, label, "sbbf-rs-safe", new, m, o);
         if n == 10_000_000 {
             contains_many(c, m, o);
         }
