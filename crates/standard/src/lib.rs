@@ -8,6 +8,9 @@ matters, fast where it does not.
   exactly as Guava sizes it or from `(m, k)`. Batch methods
   ([`BloomFilter::insert_many`], [`BloomFilter::contains_many`]) hash a
   batch of keys before probing, so their cache misses overlap.
+  [`BloomFilter::add`] inserts a key without telling whether it was new,
+  which [`BloomFilter::insert`] must read every probed word to say: use
+  it to fill a filter.
 * [`AtomicBloomFilter`]: the same filter with lock-free inserts through
   `&self`, for many threads filling one filter.
 * [`BlockedBloomFilter`]: the cache-blocked layout of Putze, Sanders and
@@ -27,7 +30,8 @@ use bloomlab_hash::Strategy;
 // A fast filter for a million keys at 1%.
 let mut f = BloomFilter::new(1_000_000, 0.01)?;
 f.insert_many(&[1u64, 2, 3]);
-assert!(f.contains(&2u64));
+f.add(&4u64);
+assert!(f.contains(&2u64) && f.contains(&4u64));
 
 // Guava's BloomFilter.create(stringFunnel(UTF_8), 1000, 0.03), saved as
 // Guava's writeTo would save it.
