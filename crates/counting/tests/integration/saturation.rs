@@ -1,29 +1,42 @@
-// 2-bit counters driven into saturation: the counts are exact, saturated
-// counters never decrement, and no key still inserted is lost.
+// Counters of each width driven into saturation: the counts are exact,
+// saturated counters never decrement, and no key still inserted is lost.
 
 use bloomlab_counting::{CounterWidth, CountingBloomFilter};
 
 const M: u64 = 1000;
 const K: u32 = 3;
-/// kn/m = 3: most counters see 3 or more probes.
-const N: u64 = 1000;
 
+/// 2-bit counters, the width whose saturation experiments chart.
 #[test]
 fn saturation_is_counted_sticky_and_safe() {
+    saturate(CounterWidth::Two);
+}
+
+/// 4- and 8-bit counters count saturations on another path (a branch
+/// rarely taken, see `fast.rs`): the same exact counts.
+#[test]
+fn wider_counters_count_saturation_exactly() {
+    saturate(CounterWidth::Four);
+    saturate(CounterWidth::Eight);
+}
+
+fn saturate(width: CounterWidth) {
+    let max = width.max();
+    // kn/m = max + 3: most counters see `max` or more probes.
+    let n = M * (max + 3) / u64::from(K);
     let mut f = CountingBloomFilter::builder_counters(M, K)
-        .width(CounterWidth::Two)
+        .width(width)
         .build()
         .unwrap();
-    let max = CounterWidth::Two.max();
     // The true (unbounded) number of probes on each counter.
     let mut truth = vec![0u64; M as usize];
-    for key in 0..N {
+    for key in 0..n {
         f.insert(&key);
         for p in f.positions(&key) {
             truth[p as usize] += 1;
         }
     }
-    // Counters are min(truth, 3); every increment past 3 is an event.
+    // Counters are min(truth, max); every increment past max is an event.
     let mut saturated = 0;
     let mut lost = 0;
     for i in 0..M {
@@ -32,7 +45,7 @@ fn saturation_is_counted_sticky_and_safe() {
         saturated += u64::from(t >= max);
         lost += t.saturating_sub(max);
     }
-    assert!(saturated > M / 3, "{saturated}");
+    assert!(saturated > M / 3, "{width:?}: {saturated}");
     assert_eq!(f.saturated_counters(), saturated);
     assert_eq!(f.stats().saturation_events, lost);
     assert_eq!(f.info().saturated_counters, saturated);
@@ -41,7 +54,7 @@ fn saturation_is_counted_sticky_and_safe() {
     let sat_before: Vec<u64> =
         (0..M).filter(|&i| f.counter(i) == Some(max)).collect();
     let mut skipped = 0;
-    for key in (0..N).step_by(2) {
+    for key in (0..n).step_by(2) {
         for p in f.positions(&key) {
             skipped += u64::from(f.counter(p) == Some(max));
             truth[p as usize] -= 1;
@@ -62,7 +75,7 @@ fn saturation_is_counted_sticky_and_safe() {
     assert!(skipped > 0);
 
     // No false negatives among the keys still inserted.
-    assert!((1..N).step_by(2).all(|key| f.contains(&key)));
+    assert!((1..n).step_by(2).all(|key| f.contains(&key)));
 
     // The standard snapshot is a superset of the live keys' filter: the
     // saturated counters of removed keys stay set.
@@ -70,7 +83,7 @@ fn saturation_is_counted_sticky_and_safe() {
         .width(CounterWidth::Eight)
         .build()
         .unwrap();
-    for key in (1..N).step_by(2) {
+    for key in (1..n).step_by(2) {
         live.insert(&key);
     }
     let ours = f.to_standard().unwrap();
