@@ -7,8 +7,15 @@ use bloomlab_standard::{MsHash, MsStart, Xxh3x64Start, Xxh3x128Start};
 
 /// Probes of a query tested without a branch between them: on a
 /// non-member the first probes decide, and a branch on each would be
-/// mispredicted about half of the time.
-const BRANCH_FREE: u32 = 4;
+/// mispredicted about half of the time. Three, not the standard
+/// filter's four: a counting filter is four times larger, and at
+/// n = 1e7 (48 MB, past the L3 cache) each probe of the head is a miss
+/// to memory. Measured with k = 7 (`benches/benches/counting.rs`, same
+/// binaries alternated): non-members at 1e7 about 85 → 69 ns, members
+/// at 1e7 and 1e6 level or a little faster, non-members at 1e6 about
+/// 18.4 → 19.3 ns; two probes cost 23 ns there, six or seven cost more
+/// everywhere.
+const BRANCH_FREE: u32 = 3;
 
 /// Lemire's multiply-shift: `x` mapped to `[0, m)`.
 #[inline(always)]
