@@ -148,16 +148,7 @@ impl BloomFilter {
     /// ```
     #[inline]
     pub fn add<T: Funnel + ?Sized>(&mut self, key: &T) {
-        // As `insert`.
-        key.with_bytes(|b| match self.kernel {
-            Some(kernel) => {
-                let m = self.bits();
-                (kernel.add)(self.probes.seed(), m, &mut self.bits, b);
-            }
-            None => {
-                self.insert_bytes(b);
-            }
-        });
+        key.with_bytes(|b| self.add_bytes(b));
     }
 
     /// Whether a typed key may have been inserted.
@@ -199,7 +190,9 @@ impl BloomFilter {
 
     /// Inserts a key given as bytes, without the answer (see
     /// [`BloomFilter::add`]).
-    #[inline]
+    // Always inlined, so that `add` makes one call a key (the kernel's),
+    // not two (see `insert`).
+    #[inline(always)]
     pub fn add_bytes(&mut self, key: &[u8]) {
         if let Some(kernel) = self.kernel {
             let m = self.bits();
