@@ -31,6 +31,26 @@ pub trait Funnel {
     /// Calls `f` with this value's bytes. No allocation for integers,
     /// strings and byte slices.
     fn with_bytes<R>(&self, f: impl FnOnce(&[u8]) -> R) -> R;
+
+    /// The value's bytes as one little-endian `u64`, when they are
+    /// exactly eight (`u64`, `i64`, `[u8; 8]`); `None` otherwise (the
+    /// default). Filters pass such a key to their probe loops in a
+    /// register, without writing its bytes to memory and checking their
+    /// length. `Some(w)` must mean that [`Funnel::with_bytes`] gives
+    /// `w.to_le_bytes()`.
+    ///
+    /// ```
+    /// use bloomlab_hash::Funnel;
+    ///
+    /// assert_eq!((-1i64).as_le_word(), Some(u64::MAX));
+    /// assert_eq!([1u8, 0, 0, 0, 0, 0, 0, 0].as_le_word(), Some(1));
+    /// assert_eq!(7u32.as_le_word(), None); // four bytes
+    /// assert_eq!("8 bytes!".as_le_word(), None); // not a fixed size
+    /// ```
+    #[inline]
+    fn as_le_word(&self) -> Option<u64> {
+        None
+    }
 }
 
 impl Funnel for str {
@@ -66,6 +86,13 @@ impl<const N: usize> Funnel for [u8; N] {
     fn with_bytes<R>(&self, f: impl FnOnce(&[u8]) -> R) -> R {
         f(self)
     }
+
+    #[inline]
+    fn as_le_word(&self) -> Option<u64> {
+        // `N` is a constant: the `try_into` is resolved at compile time.
+        let bytes: &[u8; 8] = self.as_slice().try_into().ok()?;
+        Some(u64::from_le_bytes(*bytes))
+    }
 }
 
 macro_rules! le_funnel {
@@ -78,12 +105,42 @@ macro_rules! le_funnel {
         }
     )*};
 }
-le_funnel!(u64, i64, u32, i32);
+le_funnel!(u32, i32);
+
+impl Funnel for u64 {
+    #[inline]
+    fn with_bytes<R>(&self, f: impl FnOnce(&[u8]) -> R) -> R {
+        f(&self.to_le_bytes())
+    }
+
+    #[inline]
+    fn as_le_word(&self) -> Option<u64> {
+        Some(*self)
+    }
+}
+
+impl Funnel for i64 {
+    #[inline]
+    fn with_bytes<R>(&self, f: impl FnOnce(&[u8]) -> R) -> R {
+        f(&self.to_le_bytes())
+    }
+
+    #[inline]
+    fn as_le_word(&self) -> Option<u64> {
+        // The same eight bytes, read back as unsigned.
+        Some(u64::from_le_bytes(self.to_le_bytes()))
+    }
+}
 
 impl<T: Funnel + ?Sized> Funnel for &T {
     #[inline]
     fn with_bytes<R>(&self, f: impl FnOnce(&[u8]) -> R) -> R {
         (**self).with_bytes(f)
+    }
+
+    #[inline]
+    fn as_le_word(&self) -> Option<u64> {
+        (**self).as_le_word()
     }
 }
 
@@ -155,6 +212,38 @@ mod tests {
         assert_eq!(units(&[0xff, 0x41]), [0xff, 0x41]);
         let long = "x".repeat(300);
         assert_eq!(units(long.as_bytes()).len(), 300);
+    }
+
+    /// `as_le_word` is `with_bytes` read as a little-endian word, for the
+    /// types of exactly eight bytes, through references too; `None` for
+    /// the others, eight bytes long or not.
+    #[test]
+    fn le_word_is_the_bytes() {
+        fn check<T: Funnel + ?Sized>(key: &T, is_word: bool) {
+            let bytes = key.with_bytes(|b| b.to_vec());
+            let want = <[u8; 8]>::try_from(bytes.as_slice())
+                .ok()
+                .map(u64::from_le_bytes)
+                .filter(|_| is_word);
+            assert_eq!(key.as_le_word(), want);
+            assert_eq!((&key).as_le_word(), want);
+            assert_eq!(is_word, want.is_some());
+        }
+        for v in [0u64, 1, 0x0102_0304_0506_0708, u64::MAX] {
+            check(&v, true);
+            check(&(v as i64), true);
+            check(&v.to_le_bytes(), true);
+            check(&v.to_le_bytes().to_vec(), false);
+            check(&v.to_le_bytes()[..], false);
+            check(&(v as u32), false);
+            check(&(v as i32), false);
+        }
+        check(&[0u8; 7], false);
+        check(&[0u8; 9], false);
+        check("12345678", false);
+        check(&String::from("12345678"), false);
+        check(&Utf16Le("abcd"), false);
+        assert_eq!((-2i64).as_le_word(), Some(u64::MAX - 1));
     }
 
     #[test]

@@ -4,7 +4,7 @@ use bloomlab_core::{Filter, theory};
 use bloomlab_hash::strategy::mix64;
 use bloomlab_hash::{Digest, Family, Funnel, Hasher};
 
-use crate::blocked_kernel::{self, BlockedKernel};
+use crate::blocked_kernel::{self, BlockedKernels};
 use crate::classic::BATCH;
 use crate::{Builder, Error, Result};
 
@@ -89,7 +89,7 @@ pub struct BlockedBloomFilter {
     k: u32,
     /// The probe loops of this configuration, chosen once (see
     /// `blocked_kernel`).
-    kernel: Option<BlockedKernel>,
+    kernel: Option<BlockedKernels>,
 }
 
 impl BlockedBloomFilter {
@@ -238,7 +238,12 @@ impl BlockedBloomFilter {
     /// Inserts a typed key; returns whether any bit changed.
     #[inline]
     pub fn insert<T: Funnel + ?Sized>(&mut self, key: &T) -> bool {
-        key.with_bytes(|b| self.insert_bytes(b))
+        match (self.kernel, key.as_le_word()) {
+            (Some(kernel), Some(w)) => {
+                (kernel.word.insert)(self.hasher.seed(), &mut self.lines, w)
+            }
+            _ => key.with_bytes(|b| self.insert_bytes(b)),
+        }
     }
 
     /// Inserts a typed key without telling whether any bit changed: the
@@ -255,20 +260,34 @@ impl BlockedBloomFilter {
     /// ```
     #[inline]
     pub fn add<T: Funnel + ?Sized>(&mut self, key: &T) {
-        key.with_bytes(|b| self.add_bytes(b));
+        match (self.kernel, key.as_le_word()) {
+            (Some(kernel), Some(w)) => {
+                (kernel.word.add)(self.hasher.seed(), &mut self.lines, w);
+            }
+            _ => key.with_bytes(|b| self.add_bytes(b)),
+        }
     }
 
     /// Whether a typed key may have been inserted.
     #[inline]
     pub fn contains<T: Funnel + ?Sized>(&self, key: &T) -> bool {
-        key.with_bytes(|b| self.contains_bytes(b))
+        match (self.kernel, key.as_le_word()) {
+            (Some(kernel), Some(w)) => {
+                (kernel.word.query)(self.hasher.seed(), &self.lines, w)
+            }
+            _ => key.with_bytes(|b| self.contains_bytes(b)),
+        }
     }
 
     /// Inserts a key given as bytes; returns whether any bit changed.
     #[inline]
     pub fn insert_bytes(&mut self, key: &[u8]) -> bool {
         if let Some(kernel) = self.kernel {
-            return (kernel.insert)(self.hasher.seed(), &mut self.lines, key);
+            return (kernel.bytes.insert)(
+                self.hasher.seed(),
+                &mut self.lines,
+                key,
+            );
         }
         let d = self.digest(key);
         self.insert_digest(d)
@@ -279,7 +298,7 @@ impl BlockedBloomFilter {
     #[inline]
     pub fn add_bytes(&mut self, key: &[u8]) {
         if let Some(kernel) = self.kernel {
-            (kernel.add)(self.hasher.seed(), &mut self.lines, key);
+            (kernel.bytes.add)(self.hasher.seed(), &mut self.lines, key);
             return;
         }
         let d = self.digest(key);
@@ -290,7 +309,7 @@ impl BlockedBloomFilter {
     #[inline]
     pub fn contains_bytes(&self, key: &[u8]) -> bool {
         if let Some(kernel) = self.kernel {
-            return (kernel.query)(self.hasher.seed(), &self.lines, key);
+            return (kernel.bytes.query)(self.hasher.seed(), &self.lines, key);
         }
         self.contains_digest(self.digest(key))
     }

@@ -12,7 +12,10 @@
 //! bit; the `blocked_kernel_matches_generic` test checks that.
 
 use crate::blocked::{Line, SALTS};
-use crate::kernel::{Kernel, reduce, xxh3_64_key, xxh3_128_key};
+use crate::kernel::{
+    Kernel, Kernels, reduce, xxh3_64_key, xxh3_64_word, xxh3_128_key,
+    xxh3_128_word,
+};
 use bloomlab_hash::Family;
 
 /// `fn(seed, lines, key)`: whether every probe of `key` is set.
@@ -22,13 +25,26 @@ pub(crate) type InsertFn = fn(u64, &mut [Line], &[u8]) -> bool;
 /// `fn(seed, lines, key)`: sets the probes, without the answer.
 pub(crate) type AddFn = fn(u64, &mut [Line], &[u8]);
 
-/// A blocked filter's chosen probe loops.
-pub(crate) type BlockedKernel = Kernel<QueryFn, InsertFn, AddFn>;
+/// [`QueryFn`] for a one-word key (see [`crate::kernel::Kernels`]).
+pub(crate) type QueryWordFn = fn(u64, &[Line], u64) -> bool;
+/// [`InsertFn`] for a one-word key.
+pub(crate) type InsertWordFn = fn(u64, &mut [Line], u64) -> bool;
+/// [`AddFn`] for a one-word key.
+pub(crate) type AddWordFn = fn(u64, &mut [Line], u64);
+
+/// A blocked filter's chosen probe loops, for keys given as bytes and
+/// for one-word keys.
+pub(crate) type BlockedKernels = Kernels<
+    Kernel<QueryFn, InsertFn, AddFn>,
+    Kernel<QueryWordFn, InsertWordFn, AddWordFn>,
+>;
 
 /// The `(block hash, in-block hash)` of a key, as `BlockedBloomFilter`'s
 /// `split` of its digest.
 trait Split {
     fn split(seed: u64, key: &[u8]) -> (u64, u32);
+    /// `split` of a one-word key's eight little-endian bytes.
+    fn split_word(seed: u64, key: u64) -> (u64, u32);
 }
 
 struct X64;
@@ -40,12 +56,32 @@ impl Split for X64 {
         let h = xxh3_64_key(seed, key);
         (h, h as u32)
     }
+
+    #[inline(always)]
+    fn split_word(seed: u64, key: u64) -> (u64, u32) {
+        let h = if seed == 0 {
+            xxhash_rust::xxh3::xxh3_64(&key.to_le_bytes())
+        } else {
+            xxh3_64_word(key, seed)
+        };
+        (h, h as u32)
+    }
 }
 
 impl Split for X128 {
     #[inline(always)]
     fn split(seed: u64, key: &[u8]) -> (u64, u32) {
         let v = xxh3_128_key(seed, key);
+        (v as u64, (v >> 64) as u32)
+    }
+
+    #[inline(always)]
+    fn split_word(seed: u64, key: u64) -> (u64, u32) {
+        let v = if seed == 0 {
+            xxhash_rust::xxh3::xxh3_128(&key.to_le_bytes())
+        } else {
+            xxh3_128_word(key, seed)
+        };
         (v as u64, (v >> 64) as u32)
     }
 }
@@ -56,12 +92,9 @@ fn position(h: u32, i: usize) -> u32 {
     h.wrapping_mul(SALTS[i]) >> 23
 }
 
-fn query<H: Split, const K: u32>(
-    seed: u64,
-    lines: &[Line],
-    key: &[u8],
-) -> bool {
-    let (lo, h) = H::split(seed, key);
+/// Whether every probe of the key with split `(lo, h)` is set.
+#[inline(always)]
+fn query<const K: u32>(lines: &[Line], (lo, h): (u64, u32)) -> bool {
     let block = reduce(lo, lines.len() as u64) as usize;
     let Some(line) = lines.get(block) else {
         return false;
@@ -75,12 +108,10 @@ fn query<H: Split, const K: u32>(
     all & 1 == 1
 }
 
-fn insert<H: Split, const K: u32>(
-    seed: u64,
-    lines: &mut [Line],
-    key: &[u8],
-) -> bool {
-    let (lo, h) = H::split(seed, key);
+/// Sets the probes of the key with split `(lo, h)`; whether any bit
+/// changed.
+#[inline(always)]
+fn insert<const K: u32>(lines: &mut [Line], (lo, h): (u64, u32)) -> bool {
     let block = reduce(lo, lines.len() as u64) as usize;
     let Some(line) = lines.get_mut(block) else {
         return false;
@@ -97,8 +128,9 @@ fn insert<H: Split, const K: u32>(
     changed != 0
 }
 
-fn add<H: Split, const K: u32>(seed: u64, lines: &mut [Line], key: &[u8]) {
-    let (lo, h) = H::split(seed, key);
+/// Sets the probes of the key with split `(lo, h)`.
+#[inline(always)]
+fn add<const K: u32>(lines: &mut [Line], (lo, h): (u64, u32)) {
     let block = reduce(lo, lines.len() as u64) as usize;
     let Some(line) = lines.get_mut(block) else {
         return;
@@ -109,41 +141,88 @@ fn add<H: Split, const K: u32>(seed: u64, lines: &mut [Line], key: &[u8]) {
     }
 }
 
-/// `Some(f::<H, k>)` for `k` up to 16, else `None`.
+fn key_query<H: Split, const K: u32>(
+    seed: u64,
+    lines: &[Line],
+    key: &[u8],
+) -> bool {
+    query::<K>(lines, H::split(seed, key))
+}
+
+fn key_insert<H: Split, const K: u32>(
+    seed: u64,
+    lines: &mut [Line],
+    key: &[u8],
+) -> bool {
+    insert::<K>(lines, H::split(seed, key))
+}
+
+fn key_add<H: Split, const K: u32>(seed: u64, lines: &mut [Line], key: &[u8]) {
+    add::<K>(lines, H::split(seed, key));
+}
+
+fn word_query<H: Split, const K: u32>(
+    seed: u64,
+    lines: &[Line],
+    key: u64,
+) -> bool {
+    query::<K>(lines, H::split_word(seed, key))
+}
+
+fn word_insert<H: Split, const K: u32>(
+    seed: u64,
+    lines: &mut [Line],
+    key: u64,
+) -> bool {
+    insert::<K>(lines, H::split_word(seed, key))
+}
+
+fn word_add<H: Split, const K: u32>(seed: u64, lines: &mut [Line], key: u64) {
+    add::<K>(lines, H::split_word(seed, key));
+}
+
+/// Both kernels of hash `H` and `k = K`.
+fn kernels<H: Split, const K: u32>() -> BlockedKernels {
+    Kernels {
+        bytes: Kernel {
+            query: key_query::<H, K>,
+            insert: key_insert::<H, K>,
+            add: key_add::<H, K>,
+        },
+        word: Kernel {
+            query: word_query::<H, K>,
+            insert: word_insert::<H, K>,
+            add: word_add::<H, K>,
+        },
+    }
+}
+
+/// `Some(kernels::<H, k>())` for `k` up to 16, else `None`.
 macro_rules! by_k {
-    ($k:expr, $f:ident, $h:ty, $t:ty) => {
-        by_k!(@arms $k, $f, $h, $t; 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16)
+    ($k:expr, $h:ty) => {
+        by_k!(@arms $k, $h; 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16)
     };
-    (@arms $k:expr, $f:ident, $h:ty, $t:ty; $($n:literal)*) => {
+    (@arms $k:expr, $h:ty; $($n:literal)*) => {
         match $k {
-            $($n => Some($f::<$h, $n> as $t),)*
+            $($n => Some(kernels::<$h, $n>()),)*
             _ => None,
         }
     };
 }
 
-/// The kernel of a blocked filter, if its configuration has one: blocks
-/// of one line, an XXH3 family and `k` up to 16.
+/// The kernels of a blocked filter, if its configuration has them:
+/// blocks of one line, an XXH3 family and `k` up to 16.
 pub(crate) fn for_config(
     family: Family,
     block_bits: u64,
     k: u32,
-) -> Option<BlockedKernel> {
+) -> Option<BlockedKernels> {
     if block_bits != 512 {
         return None;
     }
-    let (query, insert, add) = match family {
-        Family::Xxh3_64 => (
-            by_k!(k, query, X64, QueryFn),
-            by_k!(k, insert, X64, InsertFn),
-            by_k!(k, add, X64, AddFn),
-        ),
-        Family::Xxh3_128 => (
-            by_k!(k, query, X128, QueryFn),
-            by_k!(k, insert, X128, InsertFn),
-            by_k!(k, add, X128, AddFn),
-        ),
-        _ => return None,
-    };
-    Some(Kernel { query: query?, insert: insert?, add: add? })
+    match family {
+        Family::Xxh3_64 => by_k!(k, X64),
+        Family::Xxh3_128 => by_k!(k, X128),
+        _ => None,
+    }
 }

@@ -6,7 +6,7 @@ use bloomlab_hash::{Digest, Funnel};
 
 use crate::config::{MsHash, Probes};
 use crate::kernel::{
-    self, BRANCH_FREE, Kernel, MAX_KERNEL_K, MsStart, ROUND_BATCH,
+    self, BRANCH_FREE, Kernels, MAX_KERNEL_K, MsStart, ROUND_BATCH,
     Xxh3x64Start, Xxh3x128Start, query, query_many, set, unrolled,
 };
 use crate::{Builder, Config, Error, Result};
@@ -39,7 +39,7 @@ pub struct BloomFilter {
     bits: BitArray,
     probes: Probes,
     /// The probe loops of `probes`, chosen once (see `kernel`).
-    kernel: Option<Kernel>,
+    kernel: Option<Kernels>,
 }
 
 impl BloomFilter {
@@ -113,13 +113,16 @@ impl BloomFilter {
     pub fn insert<T: Funnel + ?Sized>(&mut self, key: &T) -> bool {
         // The kernel is called here, not through `insert_bytes` (which
         // the compiler keeps out of line): one call a key, not two.
-        key.with_bytes(|b| match self.kernel {
-            Some(kernel) => {
-                let m = self.bits();
-                (kernel.insert)(self.probes.seed(), m, &mut self.bits, b)
+        let (seed, m) = (self.probes.seed(), self.bits());
+        match (self.kernel, key.as_le_word()) {
+            (Some(kernel), Some(w)) => {
+                (kernel.word.insert)(seed, m, &mut self.bits, w)
             }
-            None => self.insert_bytes(b),
-        })
+            (Some(kernel), None) => key.with_bytes(|b| {
+                (kernel.bytes.insert)(seed, m, &mut self.bits, b)
+            }),
+            (None, _) => key.with_bytes(|b| self.insert_bytes(b)),
+        }
     }
 
     /// Inserts a typed key, as [`BloomFilter::insert`] does, without
@@ -148,20 +151,28 @@ impl BloomFilter {
     /// ```
     #[inline]
     pub fn add<T: Funnel + ?Sized>(&mut self, key: &T) {
-        key.with_bytes(|b| self.add_bytes(b));
+        match (self.kernel, key.as_le_word()) {
+            (Some(kernel), Some(w)) => {
+                let m = self.bits();
+                (kernel.word.add)(self.probes.seed(), m, &mut self.bits, w);
+            }
+            _ => key.with_bytes(|b| self.add_bytes(b)),
+        }
     }
 
     /// Whether a typed key may have been inserted.
     #[inline]
     pub fn contains<T: Funnel + ?Sized>(&self, key: &T) -> bool {
         // As `insert`.
-        key.with_bytes(|b| match self.kernel {
-            Some(kernel) => {
-                let (m, words) = (self.bits(), self.bits.words());
-                (kernel.query)(self.probes.seed(), m, words, b)
+        let (seed, m, words) =
+            (self.probes.seed(), self.bits(), self.bits.words());
+        match (self.kernel, key.as_le_word()) {
+            (Some(kernel), Some(w)) => (kernel.word.query)(seed, m, words, w),
+            (Some(kernel), None) => {
+                key.with_bytes(|b| (kernel.bytes.query)(seed, m, words, b))
             }
-            None => self.contains_bytes(b),
-        })
+            (None, _) => key.with_bytes(|b| self.contains_bytes(b)),
+        }
     }
 
     /// Inserts a key given as bytes; returns whether any bit changed.
@@ -169,7 +180,7 @@ impl BloomFilter {
     pub fn insert_bytes(&mut self, key: &[u8]) -> bool {
         if let Some(kernel) = self.kernel {
             let m = self.bits();
-            return (kernel.insert)(
+            return (kernel.bytes.insert)(
                 self.probes.seed(),
                 m,
                 &mut self.bits,
@@ -196,7 +207,7 @@ impl BloomFilter {
     pub fn add_bytes(&mut self, key: &[u8]) {
         if let Some(kernel) = self.kernel {
             let m = self.bits();
-            (kernel.add)(self.probes.seed(), m, &mut self.bits, key);
+            (kernel.bytes.add)(self.probes.seed(), m, &mut self.bits, key);
             return;
         }
         self.insert_bytes(key);
@@ -207,7 +218,7 @@ impl BloomFilter {
     pub fn contains_bytes(&self, key: &[u8]) -> bool {
         if let Some(kernel) = self.kernel {
             let (m, words) = (self.bits(), self.bits.words());
-            return (kernel.query)(self.probes.seed(), m, words, key);
+            return (kernel.bytes.query)(self.probes.seed(), m, words, key);
         }
         if self.probes.digest_only() {
             return self.contains_digest(self.probes.digest(key));

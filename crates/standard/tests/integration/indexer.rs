@@ -136,6 +136,116 @@ fn kernel_matches_probes() {
     }
 }
 
+/// Keys that are one little-endian word (`u64`, `i64`, `[u8; 8]`) take
+/// the kernels' one-word loops: the same bits and answers as the same
+/// eight bytes given as a slice, for every kernel configuration (and
+/// `k` = 17 and a non-XXH3 family, which have none), seeded or not.
+#[test]
+fn word_keys_match_byte_keys() {
+    let keys: Vec<u64> = (0..40u64)
+        .map(|i| i.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ i)
+        .collect();
+    let families = [Family::Xxh3_64, Family::Xxh3_128, Family::Murmur64A];
+    for family in families {
+        for strategy in [Strategy::Double, Strategy::EnhancedDouble] {
+            for seed in [0i128, 12_345] {
+                for k in 1..=17u32 {
+                    let config = Config {
+                        family,
+                        seed,
+                        strategy,
+                        reduction: Reduction::MultiplyShift,
+                    };
+                    let empty =
+                        BloomFilter::with_config(config, 4099, k).unwrap();
+                    let (mut by_word, mut by_bytes) =
+                        (empty.clone(), empty.clone());
+                    let (mut add_word, mut add_bytes) =
+                        (empty.clone(), empty.clone());
+                    for (i, key) in keys.iter().step_by(2).enumerate() {
+                        let b = key.to_le_bytes();
+                        let new = by_bytes.insert_bytes(&b);
+                        let got = match i % 3 {
+                            0 => by_word.insert(key),
+                            1 => by_word.insert(&(*key as i64)),
+                            _ => by_word.insert(&b),
+                        };
+                        assert_eq!(got, new, "{family} {strategy} k={k}");
+                        add_word.add(key);
+                        add_bytes.add_bytes(&b);
+                    }
+                    assert_eq!(by_word, by_bytes, "{family} {strategy} k={k}");
+                    assert_eq!(
+                        add_word, by_bytes,
+                        "{family} {strategy} k={k}"
+                    );
+                    assert_eq!(add_bytes, by_bytes);
+                    for key in &keys {
+                        let want = by_bytes.contains_bytes(&key.to_le_bytes());
+                        assert_eq!(by_word.contains(key), want);
+                        assert_eq!(by_word.contains(&(*key as i64)), want);
+                        assert_eq!(by_word.contains(&key.to_le_bytes()), want);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The blocked filter's one-word path, as `word_keys_match_byte_keys`:
+/// both XXH3 families and one without a kernel, one-line blocks and
+/// smaller ones, seeded or not, `k` up to one past the kernels'.
+#[test]
+fn blocked_word_keys_match_byte_keys() {
+    let keys: Vec<u64> = (0..40u64)
+        .map(|i| i.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ i)
+        .collect();
+    let families = [Family::Xxh3_64, Family::Xxh3_128, Family::Murmur64A];
+    for family in families {
+        for block_bits in [512, 256] {
+            for seed in [0i128, 12_345] {
+                for k in 1..=17u32 {
+                    let empty = BlockedBloomFilter::with_config(
+                        family, seed, 4096, k, block_bits,
+                    )
+                    .unwrap();
+                    let (mut by_word, mut by_bytes) =
+                        (empty.clone(), empty.clone());
+                    let mut add_word = empty.clone();
+                    for (i, key) in keys.iter().step_by(2).enumerate() {
+                        let b = key.to_le_bytes();
+                        let new = by_bytes.insert_bytes(&b);
+                        let got = match i % 3 {
+                            0 => by_word.insert(key),
+                            1 => by_word.insert(&(*key as i64)),
+                            _ => by_word.insert(&b),
+                        };
+                        assert_eq!(got, new, "{family} {block_bits} k={k}");
+                        add_word.add(key);
+                    }
+                    assert_eq!(
+                        by_word, by_bytes,
+                        "{family} {block_bits} k={k}"
+                    );
+                    assert_eq!(
+                        add_word, by_bytes,
+                        "{family} {block_bits} k={k}"
+                    );
+                    let mut answers = [0; 2];
+                    for key in &keys {
+                        let want = by_bytes.contains_bytes(&key.to_le_bytes());
+                        assert_eq!(by_word.contains(key), want);
+                        assert_eq!(by_word.contains(&(*key as i64)), want);
+                        answers[usize::from(want)] += 1;
+                    }
+                    // Both answers occur, so both were compared.
+                    assert!(answers[0] > 0 && answers[1] > 0, "{answers:?}");
+                }
+            }
+        }
+    }
+}
+
 /// The blocked filter's one-line kernels set and test exactly the bits of
 /// `positions` (the generic path), for every `k` with a kernel and one
 /// past it, both XXH3 families, seeds 0 and not, keys of each XXH3
