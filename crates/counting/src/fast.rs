@@ -242,16 +242,32 @@ pub(crate) type AddFn = fn(u64, u64, &mut [u64], &[u8]) -> u64;
 pub(crate) type SubFn =
     fn(u64, u64, &mut [u64], &[u8]) -> Result<u64, (u32, u64)>;
 
+/// [`QueryFn`] for a key that is one little-endian word (a `u64` or
+/// `i64`, see [`bloomlab_hash::Funnel::as_le_word`]), passed in a
+/// register.
+pub(crate) type QueryWordFn = fn(u64, u64, &[u64], u64) -> bool;
+/// [`AddFn`] for a one-word key.
+pub(crate) type AddWordFn = fn(u64, u64, &mut [u64], u64) -> u64;
+/// [`SubFn`] for a one-word key.
+pub(crate) type SubWordFn =
+    fn(u64, u64, &mut [u64], u64) -> Result<u64, (u32, u64)>;
+
 /// A filter's probe loops, chosen once, when it is built: a `match` over
 /// `k`, the walk and the counter width on every key cost about as much
 /// as the loop itself (the same finding as `bloomlab-standard`'s
 /// kernels). Each function is monomorphic in the hash, `k`, the walk and
 /// the width, with the hash inlined: one predicted indirect call a key.
+/// The `*_word` loops take a one-word key by value, with the same
+/// positions: its bytes are not written to memory nor their length
+/// tested.
 #[derive(Clone, Copy)]
 pub(crate) struct Kernel {
     pub(crate) query: QueryFn,
     pub(crate) add: AddFn,
     pub(crate) sub: SubFn,
+    pub(crate) query_word: QueryWordFn,
+    pub(crate) add_word: AddWordFn,
+    pub(crate) sub_word: SubWordFn,
 }
 
 // A kernel is a function of the probes and width, which filters compare.
@@ -285,10 +301,7 @@ impl Kernel {
     }
 
     fn of<H: MsStart>(k: u32, e: bool, lw: u32) -> Option<Kernel> {
-        let query = unrolled!(H, k, e, lw, query_fn, (), None)?;
-        let add = unrolled!(H, k, e, lw, add_fn, (), None)?;
-        let sub = unrolled!(H, k, e, lw, sub_fn, (), None)?;
-        Some(Kernel { query, add, sub })
+        unrolled!(H, k, e, lw, kernel_of, (), None)
     }
 }
 
@@ -322,18 +335,45 @@ fn key_sub<H: MsStart, const K: u32, const E: bool, const LW: u32>(
     sub::<K, E, LW>(words, m, x, y)
 }
 
+fn word_query<H: MsStart, const K: u32, const E: bool, const LW: u32>(
+    seed: u64,
+    m: u64,
+    words: &[u64],
+    key: u64,
+) -> bool {
+    let (x, y) = H::start_word(seed, key);
+    query::<K, E, LW>(words, m, x, y)
+}
+
+fn word_add<H: MsStart, const K: u32, const E: bool, const LW: u32>(
+    seed: u64,
+    m: u64,
+    words: &mut [u64],
+    key: u64,
+) -> u64 {
+    let (x, y) = H::start_word(seed, key);
+    add::<K, E, LW>(words, m, x, y)
+}
+
+fn word_sub<H: MsStart, const K: u32, const E: bool, const LW: u32>(
+    seed: u64,
+    m: u64,
+    words: &mut [u64],
+    key: u64,
+) -> Result<u64, (u32, u64)> {
+    let (x, y) = H::start_word(seed, key);
+    sub::<K, E, LW>(words, m, x, y)
+}
+
 // Named by `unrolled!` with `H, K, E, LW`.
-fn query_fn<H: MsStart, const K: u32, const E: bool, const LW: u32>()
--> Option<QueryFn> {
-    Some(key_query::<H, K, E, LW>)
-}
-
-fn add_fn<H: MsStart, const K: u32, const E: bool, const LW: u32>()
--> Option<AddFn> {
-    Some(key_add::<H, K, E, LW>)
-}
-
-fn sub_fn<H: MsStart, const K: u32, const E: bool, const LW: u32>()
--> Option<SubFn> {
-    Some(key_sub::<H, K, E, LW>)
+fn kernel_of<H: MsStart, const K: u32, const E: bool, const LW: u32>()
+-> Option<Kernel> {
+    Some(Kernel {
+        query: key_query::<H, K, E, LW>,
+        add: key_add::<H, K, E, LW>,
+        sub: key_sub::<H, K, E, LW>,
+        query_word: word_query::<H, K, E, LW>,
+        add_word: word_add::<H, K, E, LW>,
+        sub_word: word_sub::<H, K, E, LW>,
+    })
 }

@@ -409,7 +409,14 @@ impl CountingBloomFilter {
     /// counter changed (false only when all its counters are saturated).
     #[inline]
     pub fn insert<T: Funnel + ?Sized>(&mut self, key: &T) -> bool {
-        key.with_bytes(|b| self.insert_bytes(b))
+        match (self.kernel, key.as_le_word()) {
+            (Some(kn), Some(w)) => {
+                let (seed, m) = (self.probes.inner().seed(), self.counters());
+                let lost = (kn.add_word)(seed, m, &mut self.words, w);
+                self.inserted(lost)
+            }
+            _ => key.with_bytes(|b| self.insert_bytes(b)),
+        }
     }
 
     /// Whether a typed key may be in the filter.
@@ -417,20 +424,28 @@ impl CountingBloomFilter {
     pub fn contains<T: Funnel + ?Sized>(&self, key: &T) -> bool {
         // The kernel is called here, not through `contains_bytes` (which
         // the compiler keeps out of line): one call a key, not two.
-        key.with_bytes(|b| match self.kernel {
-            Some(kn) => {
-                let (seed, m) = (self.probes.inner().seed(), self.counters());
-                (kn.query)(seed, m, &self.words, b)
+        let (seed, m) = (self.probes.inner().seed(), self.counters());
+        match (self.kernel, key.as_le_word()) {
+            (Some(kn), Some(w)) => (kn.query_word)(seed, m, &self.words, w),
+            (Some(kn), None) => {
+                key.with_bytes(|b| (kn.query)(seed, m, &self.words, b))
             }
-            None => self.contains_bytes(b),
-        })
+            (None, _) => key.with_bytes(|b| self.contains_bytes(b)),
+        }
     }
 
     /// Removes one occurrence of a typed key; see
     /// [`remove_bytes`](Self::remove_bytes).
     #[inline]
     pub fn remove<T: Funnel + ?Sized>(&mut self, key: &T) -> Result<()> {
-        key.with_bytes(|b| self.remove_bytes(b))
+        match (self.kernel, key.as_le_word()) {
+            (Some(kn), Some(w)) => {
+                let (seed, m) = (self.probes.inner().seed(), self.counters());
+                let done = (kn.sub_word)(seed, m, &mut self.words, w);
+                self.removed(done)
+            }
+            _ => key.with_bytes(|b| self.remove_bytes(b)),
+        }
     }
 
     /// The minimum of the key's counters: an upper bound on how many times
@@ -447,7 +462,7 @@ impl CountingBloomFilter {
     /// [`Stats::saturation_events`].
     #[inline]
     pub fn insert_bytes(&mut self, key: &[u8]) -> bool {
-        let (k, m) = (self.hash_count(), self.counters());
+        let m = self.counters();
         let seed = self.probes.inner().seed();
         let lost = if let Some(kn) = self.kernel {
             (kn.add)(seed, m, &mut self.words, key)
@@ -456,10 +471,17 @@ impl CountingBloomFilter {
             // kernel; the rest take the generic walk.)
             self.insert_walk(key)
         };
+        self.inserted(lost)
+    }
+
+    /// Counts an insert that lost `lost` increments to saturated
+    /// counters; whether any counter changed.
+    #[inline(always)]
+    fn inserted(&mut self, lost: u64) -> bool {
         self.stats.inserts = self.stats.inserts.saturating_add(1);
         self.stats.saturation_events =
             self.stats.saturation_events.saturating_add(lost);
-        lost < u64::from(k)
+        lost < u64::from(self.hash_count())
     }
 
     /// [`insert_bytes`](Self::insert_bytes) through the generic walk;
@@ -562,6 +584,16 @@ impl CountingBloomFilter {
         } else {
             self.remove_walk(key)
         };
+        self.removed(done)
+    }
+
+    /// Counts a remove: done, with `Ok(skipped)` decrements of saturated
+    /// counters skipped, or refused at `Err((probe, counter))`.
+    #[inline(always)]
+    fn removed(
+        &mut self,
+        done: std::result::Result<u64, (u32, u64)>,
+    ) -> Result<()> {
         match done {
             Ok(skipped) => {
                 self.stats.removes += 1;

@@ -18,3 +18,5 @@ mod model;
 mod saturation;
 // to_standard() against bloomlab-standard, bit for bit, per config.
 mod standard;
+// One-word keys (u64, i64, [u8; 8]) against the same bytes as a slice.
+mod words;

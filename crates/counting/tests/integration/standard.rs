@@ -5,7 +5,8 @@ use bloomlab_counting::{Config, CounterWidth, CountingBloomFilter};
 use bloomlab_hash::{Family, Reduction, Strategy};
 use bloomlab_standard::BloomFilter;
 
-fn configs() -> Vec<Config> {
+/// One configuration of each kind (also used by `words`).
+pub(crate) fn configs() -> Vec<Config> {
     vec![
         Config::default(),
         Config::default().with_seed(12345),
