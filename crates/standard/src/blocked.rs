@@ -49,8 +49,8 @@ const fn salts() -> [u32; MAX_BLOCKED_K as usize] {
 /// inside one block of `B` bits (default 512, one cache line), so an
 /// insert or a query touches one cache line instead of `k`.
 ///
-/// How a key's bits are chosen, from its 64-bit hash `h` (`xxh3-64` by
-/// default):
+/// How a key's bits are chosen, from its 64-bit hash `h` (the low word
+/// of `xxh3-128`, the default family, or a 64-bit family's hash):
 ///
 /// * block: `(h · blocks) >> 64`, Lemire's multiply-shift, which reads
 ///   the *high* bits of `h`;
@@ -94,13 +94,14 @@ pub struct BlockedBloomFilter {
 
 impl BlockedBloomFilter {
     /// A filter for `n` items at rate `p`: Guava's `m` rounded up to whole
-    /// 512-bit blocks, Guava's `k`, hashed with `xxh3-64`.
+    /// 512-bit blocks, Guava's `k`, hashed with `xxh3-128` (the default
+    /// [`Config`](crate::Config)'s family).
     pub fn new(n: u64, p: f64) -> Result<BlockedBloomFilter> {
         Builder::rate(n, p).build_blocked()
     }
 
     /// A filter of at least `m` bits (rounded up to whole 512-bit blocks)
-    /// and `k` probes, hashed with `xxh3-64`.
+    /// and `k` probes, hashed with `xxh3-128`.
     pub fn with_bits(m: u64, k: u32) -> Result<BlockedBloomFilter> {
         Builder::bits(m, k).build_blocked()
     }
