@@ -616,6 +616,25 @@ pub const SUITES: &[Suite] = &[
             },
         ],
     },
+    // No target: what bounds a blocked query at 10^6 (see the bench).
+    Suite {
+        name: "window",
+        readme: "README.md",
+        ids: Ids::OpSizeFilter,
+        layout: OPS_N,
+        requires: None,
+        ops: &["window"],
+        sizes: &["1e6"],
+        filters: &[
+            "one-word",
+            "one-word-alu",
+            "seven-words",
+            "seven-probes",
+            "bloomlab-blocked",
+            "sbbf-rs-safe",
+        ],
+        ratios: &[],
+    },
     Suite {
         name: "partitioned",
         readme: "README.md",

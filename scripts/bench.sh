@@ -3,25 +3,25 @@
 # that run: times, ratios against the issues' targets, and the
 # false-positive rates the bench prints.
 #
-#   scripts/bench.sh standard counting partitioned scalable hash redis
+#   scripts/bench.sh standard counting window partitioned scalable hash redis
 #   BLOOMLAB_SCALABLE_N=1e7 scripts/bench.sh scalable   # the 10^7 block
 #
-# Blocks: standard, counting, partitioned, hash and redis in README.md;
-# scalable (and scalable-1e7) in crates/scalable/README.md. The redis
+# Blocks: standard, counting, window, partitioned, hash and redis in
+# README.md; scalable (and scalable-1e7) in crates/scalable/README.md. The redis
 # bench needs redis-server. Each suite's log is kept in
 # $CARGO_TARGET_DIR/bench-SUITE.log. Run it on a quiet machine: other
 # load moves the figures.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-suites="standard, counting, partitioned, scalable, hash, redis"
+suites="standard, counting, window, partitioned, scalable, hash, redis"
 if [ "$#" -eq 0 ]; then
   echo "usage: scripts/bench.sh SUITE... ($suites)" >&2
   exit 2
 fi
 for suite in "$@"; do
   case "$suite" in
-    standard | counting | partitioned | scalable | hash) ;;
+    standard | counting | window | partitioned | scalable | hash) ;;
     redis)
       # Without it the bench skips itself and leaves no results: say so
       # before any suite runs.
