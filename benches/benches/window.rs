@@ -27,7 +27,7 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use bloomlab_hash::Family;
-use bloomlab_standard::BlockedBloomFilter;
+use bloomlab_standard::{BLOCK_SALTS, BlockedBloomFilter};
 use criterion::measurement::WallTime;
 use criterion::{
     BenchmarkGroup, Criterion, Throughput, criterion_group, criterion_main,
@@ -44,24 +44,6 @@ const K: usize = 7;
 #[derive(Clone, Copy)]
 #[repr(C, align(64))]
 struct Line([u64; 8]);
-
-/// The blocked filter's salts (its documented scheme: the low halves of
-/// SplitMix64's outputs from state 0, low bit set).
-const fn salts() -> [u32; K] {
-    let mut out = [0u32; K];
-    let mut state = 0u64;
-    let mut i = 0;
-    while i < K {
-        state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        out[i] = ((z ^ (z >> 31)) as u32) | 1;
-        i += 1;
-    }
-    out
-}
-const SALTS: [u32; K] = salts();
 
 /// The key's hash and line, as the filter chooses it.
 #[inline(always)]
@@ -103,7 +85,7 @@ fn seven_probes(lines: &[Line], key: u64) -> bool {
     let Some(l) = l else { return false };
     let h = h as u32;
     let mut all = 1;
-    for s in SALTS {
+    for &s in &BLOCK_SALTS[..K] {
         let p = h.wrapping_mul(s) >> 23;
         all &= l.0[(p >> 6) as usize] >> (p & 63);
     }

@@ -26,9 +26,19 @@ pub const BLOCK_SCHEME: &str = "blocked-salted-multiply";
 #[repr(C, align(64))]
 pub(crate) struct Line(pub(crate) [u64; 8]);
 
-/// Odd 32-bit multipliers, one per probe: the low halves of the first
-/// `k` outputs of SplitMix64 from state 0, with the low bit set.
-pub(crate) const SALTS: [u32; MAX_BLOCKED_K as usize] = salts();
+/// The in-block probes' salts ([`BLOCK_SCHEME`]): odd 32-bit
+/// multipliers, one per probe, the low halves of the first
+/// [`MAX_BLOCKED_K`] outputs of SplitMix64 from state 0, with the low bit
+/// set. Probe `i` of a key with in-block hash `h` is bit
+/// `(h · BLOCK_SALTS[i] mod 2^32) >> (32 - log2 B)` of its block, for
+/// other implementations of the layout to reproduce.
+///
+/// ```
+/// use bloomlab_standard::BLOCK_SALTS;
+///
+/// assert!(BLOCK_SALTS.iter().all(|s| s % 2 == 1));
+/// ```
+pub const BLOCK_SALTS: [u32; MAX_BLOCKED_K as usize] = salts();
 
 const fn salts() -> [u32; MAX_BLOCKED_K as usize] {
     let mut out = [0u32; MAX_BLOCKED_K as usize];
@@ -230,7 +240,7 @@ impl BlockedBloomFilter {
     pub fn positions<T: Funnel + ?Sized>(&self, key: &T) -> Vec<u64> {
         let (block, h) = key.with_bytes(|b| self.split(self.digest(b)));
         let base = block * self.block_bits;
-        SALTS[..self.k as usize]
+        BLOCK_SALTS[..self.k as usize]
             .iter()
             .map(|s| base + u64::from(h.wrapping_mul(*s) >> (32 - self.shift)))
             .collect()
@@ -318,7 +328,7 @@ impl BlockedBloomFilter {
     #[inline(always)]
     fn insert_digest(&mut self, d: Digest) -> bool {
         let (block, h) = self.split(d);
-        let salts = &SALTS[..self.k as usize];
+        let salts = &BLOCK_SALTS[..self.k as usize];
         if self.shift == 9 {
             // One cache line: set each bit in place (no mask array on the
             // stack, whose scalar stores and vector reloads stall).
@@ -354,7 +364,7 @@ impl BlockedBloomFilter {
     #[inline(always)]
     fn contains_digest(&self, d: Digest) -> bool {
         let (block, h) = self.split(d);
-        let salts = &SALTS[..self.k as usize];
+        let salts = &BLOCK_SALTS[..self.k as usize];
         if self.shift == 9 {
             let Some(line) = self.lines.get(block as usize) else {
                 return false;

@@ -11,7 +11,7 @@
 //! the loop is unrolled. The positions are the generic path's, bit for
 //! bit; the `blocked_kernel_matches_generic` test checks that.
 
-use crate::blocked::{Line, SALTS};
+use crate::blocked::{BLOCK_SALTS, Line};
 use crate::kernel::{
     Kernel, Kernels, reduce, xxh3_64_key, xxh3_64_word, xxh3_128_key,
     xxh3_128_word,
@@ -89,7 +89,7 @@ impl Split for X128 {
 /// Probe `i`'s bit in a 512-bit line: the top 9 bits of `h · s_i`.
 #[inline(always)]
 fn position(h: u32, i: usize) -> u32 {
-    h.wrapping_mul(SALTS[i]) >> 23
+    h.wrapping_mul(BLOCK_SALTS[i]) >> 23
 }
 
 /// Whether every probe of the key with split `(lo, h)` is set.

@@ -88,8 +88,8 @@ mod native;
 
 pub use atomic::AtomicBloomFilter;
 pub use blocked::{
-    BLOCK_SCHEME, BlockedBloomFilter, DEFAULT_BLOCK_BITS, MAX_BLOCK_BITS,
-    MAX_BLOCKED_K,
+    BLOCK_SALTS, BLOCK_SCHEME, BlockedBloomFilter, DEFAULT_BLOCK_BITS,
+    MAX_BLOCK_BITS, MAX_BLOCKED_K,
 };
 pub use builder::{Builder, Size};
 pub use classic::BloomFilter;

@@ -69,69 +69,103 @@ fn seed_changes_positions() {
     assert_ne!(a.positions("x"), b.positions("x"));
 }
 
+/// Every multiply-shift configuration of `families` (double and enhanced
+/// double, seeds 0 and not) with each `k` from 1 to one past the
+/// kernels' (17 has none).
+fn ms_configs(families: &[Family]) -> Vec<(Config, u32)> {
+    let mut out = Vec::new();
+    for &family in families {
+        for strategy in [Strategy::Double, Strategy::EnhancedDouble] {
+            for seed in [0i128, 12_345] {
+                let reduction = Reduction::MultiplyShift;
+                let config = Config { family, seed, strategy, reduction };
+                out.extend((1..=17u32).map(|k| (config, k)));
+            }
+        }
+    }
+    out
+}
+
+/// Empty blocked filters of `bits` bits for `families`, one-line
+/// (512-bit) blocks and smaller ones, seeds 0 and not, each `k` from 1
+/// to one past the kernels'.
+fn blocked_shapes(families: &[Family], bits: u64) -> Vec<BlockedBloomFilter> {
+    let mut out = Vec::new();
+    for &family in families {
+        for block_bits in [512, 256] {
+            for seed in [0i128, 12_345] {
+                for k in 1..=17u32 {
+                    out.push(
+                        BlockedBloomFilter::with_config(
+                            family, seed, bits, k, block_bits,
+                        )
+                        .unwrap(),
+                    );
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Keys of each XXH3 length class: 8 bytes, short, long.
+fn byte_keys() -> Vec<Vec<u8>> {
+    (0..30u64)
+        .map(|i| match i % 3 {
+            0 => i.to_le_bytes().to_vec(),
+            1 => format!("a somewhat longer key, number {i}").into_bytes(),
+            _ => vec![i as u8; 300 + i as usize], // XXH3's long path
+        })
+        .collect()
+}
+
+/// Spread `u64` keys for the one-word tests.
+fn word_keys() -> Vec<u64> {
+    (0..40u64).map(|i| i.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ i).collect()
+}
+
 /// The whole-key kernels (xxh3-64 and xxh3-128, double and enhanced
 /// double, multiply-shift, `k` = 1..=16, seeded or not; `k` = 17 has no
 /// kernel) set exactly the key's positions and answer queries as the
 /// positions say.
 #[test]
 fn kernel_matches_probes() {
-    let keys: Vec<Vec<u8>> = (0..30u64)
-        .map(|i| match i % 3 {
-            0 => i.to_le_bytes().to_vec(),
-            1 => format!("a somewhat longer key, number {i}").into_bytes(),
-            _ => vec![i as u8; 300 + i as usize], // XXH3's long path
-        })
-        .collect();
-    for family in [Family::Xxh3_64, Family::Xxh3_128] {
-        for strategy in [Strategy::Double, Strategy::EnhancedDouble] {
-            for seed in [0i128, 12_345] {
-                for k in 1..=17u32 {
-                    let config = Config {
-                        family,
-                        seed,
-                        strategy,
-                        reduction: Reduction::MultiplyShift,
-                    };
-                    let empty =
-                        BloomFilter::with_config(config, 4099, k).unwrap();
-                    for key in &keys {
-                        let mut f = empty.clone();
-                        let mut want = f.positions(&key[..]);
-                        want.sort_unstable();
-                        want.dedup();
-                        assert!(f.insert_bytes(key));
-                        let mut g = empty.clone();
-                        g.add_bytes(key);
-                        assert_eq!(g, f, "add: {family} {strategy} k={k}");
-                        let set: Vec<u64> = (0..f.bits())
-                            .filter(|&i| f.bit_array().get(i))
-                            .collect();
-                        assert_eq!(set, want, "{family} {strategy} k={k}");
-                        assert!(f.contains_bytes(key));
-                        assert!(!f.insert_bytes(key));
-                    }
-                    // Queries on a half-full filter: the kernel's answer
-                    // is "every position set".
-                    let mut f = empty.clone();
-                    for key in keys.iter().step_by(2) {
-                        f.insert_bytes(key);
-                    }
-                    for key in &keys {
-                        let all = f
-                            .positions(&key[..])
-                            .iter()
-                            .all(|&i| f.bit_array().get(i));
-                        assert_eq!(f.contains_bytes(key), all);
-                    }
-                    // The batch path (two passes, closed-form probes)
-                    // answers as the single-key one.
-                    let mut out = vec![false; keys.len()];
-                    f.contains_many(&keys, &mut out);
-                    for (key, o) in keys.iter().zip(out) {
-                        assert_eq!(f.contains_bytes(key), o, "k={k}");
-                    }
-                }
-            }
+    let keys = byte_keys();
+    for (config, k) in ms_configs(&[Family::Xxh3_64, Family::Xxh3_128]) {
+        let what = format!("{} {} k={k}", config.family, config.strategy);
+        let empty = BloomFilter::with_config(config, 4099, k).unwrap();
+        for key in &keys {
+            let mut f = empty.clone();
+            let mut want = f.positions(&key[..]);
+            want.sort_unstable();
+            want.dedup();
+            assert!(f.insert_bytes(key));
+            let mut g = empty.clone();
+            g.add_bytes(key);
+            assert_eq!(g, f, "add: {what}");
+            let set: Vec<u64> =
+                (0..f.bits()).filter(|&i| f.bit_array().get(i)).collect();
+            assert_eq!(set, want, "{what}");
+            assert!(f.contains_bytes(key));
+            assert!(!f.insert_bytes(key));
+        }
+        // Queries on a half-full filter: the kernel's answer is "every
+        // position set".
+        let mut f = empty.clone();
+        for key in keys.iter().step_by(2) {
+            f.insert_bytes(key);
+        }
+        for key in &keys {
+            let all =
+                f.positions(&key[..]).iter().all(|&i| f.bit_array().get(i));
+            assert_eq!(f.contains_bytes(key), all);
+        }
+        // The batch path (two passes, closed-form probes) answers as the
+        // single-key one.
+        let mut out = vec![false; keys.len()];
+        f.contains_many(&keys, &mut out);
+        for (key, o) in keys.iter().zip(out) {
+            assert_eq!(f.contains_bytes(key), o, "{what}");
         }
     }
 }
@@ -142,53 +176,38 @@ fn kernel_matches_probes() {
 /// `k` = 17 and a non-XXH3 family, which have none), seeded or not.
 #[test]
 fn word_keys_match_byte_keys() {
-    let keys: Vec<u64> = (0..40u64)
-        .map(|i| i.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ i)
-        .collect();
+    let keys = word_keys();
     let families = [Family::Xxh3_64, Family::Xxh3_128, Family::Murmur64A];
-    for family in families {
-        for strategy in [Strategy::Double, Strategy::EnhancedDouble] {
-            for seed in [0i128, 12_345] {
-                for k in 1..=17u32 {
-                    let config = Config {
-                        family,
-                        seed,
-                        strategy,
-                        reduction: Reduction::MultiplyShift,
-                    };
-                    let empty =
-                        BloomFilter::with_config(config, 4099, k).unwrap();
-                    let (mut by_word, mut by_bytes) =
-                        (empty.clone(), empty.clone());
-                    let (mut add_word, mut add_bytes) =
-                        (empty.clone(), empty.clone());
-                    for (i, key) in keys.iter().step_by(2).enumerate() {
-                        let b = key.to_le_bytes();
-                        let new = by_bytes.insert_bytes(&b);
-                        let got = match i % 3 {
-                            0 => by_word.insert(key),
-                            1 => by_word.insert(&(*key as i64)),
-                            _ => by_word.insert(&b),
-                        };
-                        assert_eq!(got, new, "{family} {strategy} k={k}");
-                        add_word.add(key);
-                        add_bytes.add_bytes(&b);
-                    }
-                    assert_eq!(by_word, by_bytes, "{family} {strategy} k={k}");
-                    assert_eq!(
-                        add_word, by_bytes,
-                        "{family} {strategy} k={k}"
-                    );
-                    assert_eq!(add_bytes, by_bytes);
-                    for key in &keys {
-                        let want = by_bytes.contains_bytes(&key.to_le_bytes());
-                        assert_eq!(by_word.contains(key), want);
-                        assert_eq!(by_word.contains(&(*key as i64)), want);
-                        assert_eq!(by_word.contains(&key.to_le_bytes()), want);
-                    }
-                }
-            }
+    for (config, k) in ms_configs(&families) {
+        let what = format!("{} {} k={k}", config.family, config.strategy);
+        let empty = BloomFilter::with_config(config, 4099, k).unwrap();
+        let (mut by_word, mut by_bytes) = (empty.clone(), empty.clone());
+        let (mut add_word, mut add_bytes) = (empty.clone(), empty.clone());
+        for (i, key) in keys.iter().step_by(2).enumerate() {
+            let b = key.to_le_bytes();
+            let new = by_bytes.insert_bytes(&b);
+            let got = match i % 3 {
+                0 => by_word.insert(key),
+                1 => by_word.insert(&(*key as i64)),
+                _ => by_word.insert(&b),
+            };
+            assert_eq!(got, new, "{what}");
+            add_word.add(key);
+            add_bytes.add_bytes(&b);
         }
+        assert_eq!(by_word, by_bytes, "{what}");
+        assert_eq!(add_word, by_bytes, "{what}");
+        assert_eq!(add_bytes, by_bytes, "{what}");
+        let mut answers = [0; 2];
+        for key in &keys {
+            let want = by_bytes.contains_bytes(&key.to_le_bytes());
+            assert_eq!(by_word.contains(key), want, "{what}");
+            assert_eq!(by_word.contains(&(*key as i64)), want, "{what}");
+            assert_eq!(by_word.contains(&key.to_le_bytes()), want, "{what}");
+            answers[usize::from(want)] += 1;
+        }
+        // Both answers occur, so both were compared.
+        assert!(answers[0] > 0 && answers[1] > 0, "{what} {answers:?}");
     }
 }
 
@@ -197,52 +216,39 @@ fn word_keys_match_byte_keys() {
 /// smaller ones, seeded or not, `k` up to one past the kernels'.
 #[test]
 fn blocked_word_keys_match_byte_keys() {
-    let keys: Vec<u64> = (0..40u64)
-        .map(|i| i.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ i)
-        .collect();
+    let keys = word_keys();
     let families = [Family::Xxh3_64, Family::Xxh3_128, Family::Murmur64A];
-    for family in families {
-        for block_bits in [512, 256] {
-            for seed in [0i128, 12_345] {
-                for k in 1..=17u32 {
-                    let empty = BlockedBloomFilter::with_config(
-                        family, seed, 4096, k, block_bits,
-                    )
-                    .unwrap();
-                    let (mut by_word, mut by_bytes) =
-                        (empty.clone(), empty.clone());
-                    let mut add_word = empty.clone();
-                    for (i, key) in keys.iter().step_by(2).enumerate() {
-                        let b = key.to_le_bytes();
-                        let new = by_bytes.insert_bytes(&b);
-                        let got = match i % 3 {
-                            0 => by_word.insert(key),
-                            1 => by_word.insert(&(*key as i64)),
-                            _ => by_word.insert(&b),
-                        };
-                        assert_eq!(got, new, "{family} {block_bits} k={k}");
-                        add_word.add(key);
-                    }
-                    assert_eq!(
-                        by_word, by_bytes,
-                        "{family} {block_bits} k={k}"
-                    );
-                    assert_eq!(
-                        add_word, by_bytes,
-                        "{family} {block_bits} k={k}"
-                    );
-                    let mut answers = [0; 2];
-                    for key in &keys {
-                        let want = by_bytes.contains_bytes(&key.to_le_bytes());
-                        assert_eq!(by_word.contains(key), want);
-                        assert_eq!(by_word.contains(&(*key as i64)), want);
-                        answers[usize::from(want)] += 1;
-                    }
-                    // Both answers occur, so both were compared.
-                    assert!(answers[0] > 0 && answers[1] > 0, "{answers:?}");
-                }
-            }
+    for empty in blocked_shapes(&families, 4096) {
+        let what = format!(
+            "{} {} k={}",
+            empty.family(),
+            empty.block_bits(),
+            empty.hash_count()
+        );
+        let (mut by_word, mut by_bytes) = (empty.clone(), empty.clone());
+        let mut add_word = empty.clone();
+        for (i, key) in keys.iter().step_by(2).enumerate() {
+            let b = key.to_le_bytes();
+            let new = by_bytes.insert_bytes(&b);
+            let got = match i % 3 {
+                0 => by_word.insert(key),
+                1 => by_word.insert(&(*key as i64)),
+                _ => by_word.insert(&b),
+            };
+            assert_eq!(got, new, "{what}");
+            add_word.add(key);
         }
+        assert_eq!(by_word, by_bytes, "{what}");
+        assert_eq!(add_word, by_bytes, "{what}");
+        let mut answers = [0; 2];
+        for key in &keys {
+            let want = by_bytes.contains_bytes(&key.to_le_bytes());
+            assert_eq!(by_word.contains(key), want, "{what}");
+            assert_eq!(by_word.contains(&(*key as i64)), want, "{what}");
+            answers[usize::from(want)] += 1;
+        }
+        // Both answers occur, so both were compared.
+        assert!(answers[0] > 0 && answers[1] > 0, "{what} {answers:?}");
     }
 }
 
@@ -252,59 +258,44 @@ fn blocked_word_keys_match_byte_keys() {
 /// length class; other block sizes and families take the generic path.
 #[test]
 fn blocked_kernel_matches_generic() {
-    let keys: Vec<Vec<u8>> = (0..30u64)
-        .map(|i| match i % 3 {
-            0 => i.to_le_bytes().to_vec(),
-            1 => format!("a somewhat longer key, number {i}").into_bytes(),
-            _ => vec![i as u8; 300 + i as usize],
-        })
-        .collect();
+    let keys = byte_keys();
     let families = [Family::Xxh3_64, Family::Xxh3_128, Family::Murmur64A];
-    for family in families {
-        for block_bits in [512, 256] {
-            for seed in [0i128, 12_345] {
-                for k in 1..=17u32 {
-                    let empty = BlockedBloomFilter::with_config(
-                        family, seed, 8192, k, block_bits,
-                    )
-                    .unwrap();
-                    let set_bits = |f: &BlockedBloomFilter| -> Vec<u64> {
-                        f.words()
-                            .enumerate()
-                            .flat_map(|(w, word)| {
-                                (0..64u64)
-                                    .filter(move |b| word >> b & 1 == 1)
-                                    .map(move |b| w as u64 * 64 + b)
-                            })
-                            .collect()
-                    };
-                    for key in &keys {
-                        let mut f = empty.clone();
-                        let mut want = f.positions(&key[..]);
-                        want.sort_unstable();
-                        want.dedup();
-                        assert!(f.insert_bytes(key));
-                        assert_eq!(set_bits(&f), want, "{family} k={k}");
-                        let mut g = empty.clone();
-                        g.add_bytes(key);
-                        assert_eq!(g, f, "add: {family} k={k}");
-                        assert!(f.contains_bytes(key));
-                        assert!(!f.insert_bytes(key));
-                    }
-                    let mut f = empty.clone();
-                    for key in keys.iter().step_by(2) {
-                        f.insert_bytes(key);
-                    }
-                    let set = set_bits(&f);
-                    for key in &keys {
-                        let all = f
-                            .positions(&key[..])
-                            .iter()
-                            .all(|i| set.binary_search(i).is_ok());
-                        assert_eq!(f.contains_bytes(key), all, "k={k}");
-                    }
-                }
-            }
+    let set_bits = |f: &BlockedBloomFilter| -> Vec<u64> {
+        f.words()
+            .enumerate()
+            .flat_map(|(w, word)| {
+                (0..64u64)
+                    .filter(move |b| word >> b & 1 == 1)
+                    .map(move |b| w as u64 * 64 + b)
+            })
+            .collect()
+    };
+    for empty in blocked_shapes(&families, 8192) {
+        let (family, k) = (empty.family(), empty.hash_count());
+        for key in &keys {
+            let mut f = empty.clone();
+            let mut want = f.positions(&key[..]);
+            want.sort_unstable();
+            want.dedup();
+            assert!(f.insert_bytes(key));
+            assert_eq!(set_bits(&f), want, "{family} k={k}");
+            let mut g = empty.clone();
+            g.add_bytes(key);
+            assert_eq!(g, f, "add: {family} k={k}");
+            assert!(f.contains_bytes(key));
+            assert!(!f.insert_bytes(key));
+        }
+        let mut f = empty.clone();
+        for key in keys.iter().step_by(2) {
+            f.insert_bytes(key);
+        }
+        let set = set_bits(&f);
+        for key in &keys {
+            let all = f
+                .positions(&key[..])
+                .iter()
+                .all(|i| set.binary_search(i).is_ok());
+            assert_eq!(f.contains_bytes(key), all, "k={k}");
         }
     }
 }
