@@ -515,6 +515,7 @@ pub const SUITES: &[Suite] = &[
         sizes: &["1e6", "1e7"],
         filters: &[
             "bloomlab",
+            "bloomlab-fold",
             "fastbloom",
             "bloomlab-insert",
             "fastbloom-insert",
@@ -532,6 +533,13 @@ pub const SUITES: &[Suite] = &[
             Ratio {
                 num: Operand::Measured("fastbloom"),
                 den: Operand::Measured("bloomlab"),
+                target: Target::AtLeast(1.0),
+                ops: STD_OPS,
+                sizes: &[],
+            },
+            Ratio {
+                num: Operand::Measured("fastbloom"),
+                den: Operand::Measured("bloomlab-fold"),
                 target: Target::AtLeast(1.0),
                 ops: STD_OPS,
                 sizes: &[],
@@ -588,6 +596,7 @@ pub const SUITES: &[Suite] = &[
         sizes: &["1e6", "1e7"],
         filters: &[
             "bloomlab-counting",
+            "bloomlab-counting-fold",
             "fastbloom-rs",
             "bloomlab-standard",
             "bloomlab-standard-4m",
@@ -603,6 +612,20 @@ pub const SUITES: &[Suite] = &[
             Ratio {
                 num: Operand::Measured("fastbloom-rs"),
                 den: Operand::Measured("bloomlab-counting"),
+                target: Target::AtLeast(1.5),
+                ops: COUNT_QUERY,
+                sizes: &[],
+            },
+            Ratio {
+                num: Operand::Measured("fastbloom-rs"),
+                den: Operand::Measured("bloomlab-counting-fold"),
+                target: Target::AtLeast(2.0),
+                ops: COUNT_UPDATE,
+                sizes: &[],
+            },
+            Ratio {
+                num: Operand::Measured("fastbloom-rs"),
+                den: Operand::Measured("bloomlab-counting-fold"),
                 target: Target::AtLeast(1.5),
                 ops: COUNT_QUERY,
                 sizes: &[],

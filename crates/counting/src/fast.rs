@@ -3,7 +3,9 @@
 //! same positions as [`crate::probes::Probes::walk_digest`], in the same
 //! order.
 
-use bloomlab_standard::{MsHash, MsStart, Xxh3x64Start, Xxh3x128Start};
+use bloomlab_standard::{
+    Fold128Start, MsHash, MsStart, Xxh3x64Start, Xxh3x128Start,
+};
 
 /// Probes of a query tested without a branch between them: on a
 /// non-member the first probes decide, and a branch on each would be
@@ -297,6 +299,7 @@ impl Kernel {
         match hash {
             MsHash::Xxh3x64 => Kernel::of::<Xxh3x64Start>(k, e, lw),
             MsHash::Xxh3x128 => Kernel::of::<Xxh3x128Start>(k, e, lw),
+            MsHash::Fold128 => Kernel::of::<Fold128Start>(k, e, lw),
         }
     }
 

@@ -5,8 +5,9 @@ strategies, each bit-exact with the implementation it is named after.
 A Bloom filter's answers are only as portable as its hashing. This crate
 turns keys into bytes the way Guava's funnels do ([`Funnel`]), bytes into
 hash values with a registered [`Family`] (Guava's murmur3, RedisBloom's
-MurmurHash64A, xxHash, FNV-1a, SipHash-1-3, Java's `String.hashCode` and
-all of hutool's `HashUtil` functions), and hash values into `k` positions
+MurmurHash64A, xxHash, FNV-1a, SipHash-1-3, Java's `String.hashCode`,
+all of hutool's `HashUtil` functions, and bloomlab's own [`fold::fold128`],
+one multiply deep for short keys), and hash values into `k` positions
 with an index [`Strategy`] (Guava's MITZ_32 and MITZ_64, double and
 enhanced double hashing, RedisBloom's and Redisson's schemes, independent
 hashes) and a range [`Reduction`] (modulo or multiply-shift). Every family
@@ -51,6 +52,7 @@ and never change once published.
 
 mod error;
 pub mod family;
+pub mod fold;
 pub mod funnel;
 pub mod hutool;
 pub mod murmur3;

@@ -672,6 +672,7 @@ fn strong(f: Family) -> bool {
             | Family::Xxh3_64
             | Family::Xxh3_128
             | Family::SipHash13
+            | Family::Fold128
     )
 }
 

@@ -13,8 +13,8 @@
 
 use crate::blocked::{BLOCK_SALTS, Line};
 use crate::kernel::{
-    Kernel, Kernels, reduce, xxh3_64_key, xxh3_64_word, xxh3_128_key,
-    xxh3_128_word,
+    Kernel, Kernels, fold128, fold128_word, reduce, xxh3_64_key, xxh3_64_word,
+    xxh3_128_key, xxh3_128_word,
 };
 use bloomlab_hash::Family;
 
@@ -49,6 +49,7 @@ trait Split {
 
 struct X64;
 struct X128;
+struct Fold;
 
 impl Split for X64 {
     #[inline(always)]
@@ -83,6 +84,23 @@ impl Split for X128 {
             xxh3_128_word(key, seed)
         };
         (v as u64, (v >> 64) as u32)
+    }
+}
+
+impl Split for Fold {
+    #[inline(always)]
+    fn split(seed: u64, key: &[u8]) -> (u64, u32) {
+        let (lo, hi) = match <&[u8; 8]>::try_from(key) {
+            Ok(k8) => fold128_word(u64::from_le_bytes(*k8), seed),
+            Err(_) => fold128(key, seed),
+        };
+        (lo, hi as u32)
+    }
+
+    #[inline(always)]
+    fn split_word(seed: u64, key: u64) -> (u64, u32) {
+        let (lo, hi) = fold128_word(key, seed);
+        (lo, hi as u32)
     }
 }
 
@@ -223,6 +241,7 @@ pub(crate) fn for_config(
     match family {
         Family::Xxh3_64 => by_k!(k, X64),
         Family::Xxh3_128 => by_k!(k, X128),
+        Family::Fold128 => by_k!(k, Fold),
         _ => None,
     }
 }

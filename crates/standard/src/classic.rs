@@ -6,8 +6,9 @@ use bloomlab_hash::{Digest, Funnel};
 
 use crate::config::{MsHash, Probes};
 use crate::kernel::{
-    self, BRANCH_FREE, Kernels, MAX_KERNEL_K, MsStart, ROUND_BATCH,
-    Xxh3x64Start, Xxh3x128Start, query, query_many, set, unrolled,
+    self, BRANCH_FREE, Fold128Start, Kernels, MAX_KERNEL_K, MsStart,
+    ROUND_BATCH, Xxh3x64Start, Xxh3x128Start, query, query_many, set,
+    unrolled,
 };
 use crate::{Builder, Config, Error, Result};
 
@@ -341,6 +342,9 @@ impl BloomFilter {
                 }
                 MsHash::Xxh3x128 => {
                     self.contains_many_ms::<Xxh3x128Start, T>(keys, out, e);
+                }
+                MsHash::Fold128 => {
+                    self.contains_many_ms::<Fold128Start, T>(keys, out, e);
                 }
             }
             return;

@@ -100,6 +100,10 @@ enum Kind {
     Xxh3x128EnhancedMs,
     /// xxh3-128 + double + multiply-shift.
     Xxh3x128DoubleMs,
+    /// fold-128 + enhanced double + multiply-shift: as xxh3-128.
+    Fold128EnhancedMs,
+    /// fold-128 + double + multiply-shift.
+    Fold128DoubleMs,
     /// murmur3-x64-128 + Guava MITZ_64 (Guava's default).
     Mitz64,
     /// Any other combination whose positions follow from one digest.
@@ -156,6 +160,10 @@ impl Probes {
             (Family::Xxh3_128, Strategy::Double) if ms => {
                 Kind::Xxh3x128DoubleMs
             }
+            (Family::Fold128, Strategy::EnhancedDouble) if ms => {
+                Kind::Fold128EnhancedMs
+            }
+            (Family::Fold128, Strategy::Double) if ms => Kind::Fold128DoubleMs,
             (Family::Murmur3X64_128, Strategy::GuavaMitz64) => Kind::Mitz64,
             (_, s) if s.digest_only() => Kind::Digest,
             _ => Kind::Keyed,
@@ -211,6 +219,10 @@ impl Probes {
                 };
                 Digest { lo: v as u64, hi: (v >> 64) as u64 }
             }
+            Kind::Fold128EnhancedMs | Kind::Fold128DoubleMs => {
+                let (lo, hi) = bloomlab_hash::fold::fold128(key, self.seed);
+                Digest { lo, hi }
+            }
             Kind::Mitz64 => {
                 let (lo, hi) = bloomlab_hash::murmur3::x64_128(
                     key,
@@ -233,8 +245,12 @@ impl Probes {
         match self.kind {
             Kind::Xxh3EnhancedMs => Some((d.lo, mix64(d.lo), true)),
             Kind::Xxh3DoubleMs => Some((d.lo, mix64(d.lo), false)),
-            Kind::Xxh3x128EnhancedMs => Some((d.lo, d.hi, true)),
-            Kind::Xxh3x128DoubleMs => Some((d.lo, d.hi, false)),
+            Kind::Xxh3x128EnhancedMs | Kind::Fold128EnhancedMs => {
+                Some((d.lo, d.hi, true))
+            }
+            Kind::Xxh3x128DoubleMs | Kind::Fold128DoubleMs => {
+                Some((d.lo, d.hi, false))
+            }
             _ => None,
         }
     }
@@ -247,7 +263,9 @@ impl Probes {
             Kind::Xxh3EnhancedMs
             | Kind::Xxh3DoubleMs
             | Kind::Xxh3x128EnhancedMs
-            | Kind::Xxh3x128DoubleMs => self.ms_walk(self.digest(key)),
+            | Kind::Xxh3x128DoubleMs
+            | Kind::Fold128EnhancedMs
+            | Kind::Fold128DoubleMs => self.ms_walk(self.digest(key)),
             _ => None,
         }
     }
@@ -320,6 +338,8 @@ impl Probes {
             Kind::Xxh3DoubleMs => Some((MsHash::Xxh3x64, false)),
             Kind::Xxh3x128EnhancedMs => Some((MsHash::Xxh3x128, true)),
             Kind::Xxh3x128DoubleMs => Some((MsHash::Xxh3x128, false)),
+            Kind::Fold128EnhancedMs => Some((MsHash::Fold128, true)),
+            Kind::Fold128DoubleMs => Some((MsHash::Fold128, false)),
             _ => None,
         }
     }
@@ -363,4 +383,8 @@ pub enum MsHash {
     ///
     /// [`Xxh3x128Start`]: crate::Xxh3x128Start
     Xxh3x128,
+    /// fold-128, start and step its two halves ([`Fold128Start`]).
+    ///
+    /// [`Fold128Start`]: crate::Fold128Start
+    Fold128,
 }

@@ -131,6 +131,7 @@ mod sealed {
     pub trait Sealed {}
     impl Sealed for super::Xxh3x64Start {}
     impl Sealed for super::Xxh3x128Start {}
+    impl Sealed for super::Fold128Start {}
 }
 
 /// [`MsHash::Xxh3x64`]'s start: xxh3-64, the step a 64-bit mix of it.
@@ -140,6 +141,10 @@ pub struct Xxh3x64Start;
 /// [`MsHash::Xxh3x128`]'s start: the two halves of xxh3-128.
 #[derive(Debug, Clone, Copy)]
 pub struct Xxh3x128Start;
+
+/// [`MsHash::Fold128`]'s start: the two halves of fold-128.
+#[derive(Debug, Clone, Copy)]
+pub struct Fold128Start;
 
 impl MsStart for Xxh3x64Start {
     #[inline(always)]
@@ -178,6 +183,29 @@ impl MsStart for Xxh3x128Start {
     }
 }
 
+impl MsStart for Fold128Start {
+    #[inline(always)]
+    fn start(seed: u64, key: &[u8]) -> (u64, u64) {
+        match <&[u8; 8]>::try_from(key) {
+            Ok(k8) => fold128_word(u64::from_le_bytes(*k8), seed),
+            Err(_) => fold128(key, seed),
+        }
+    }
+
+    #[inline(always)]
+    fn start_word(seed: u64, key: u64) -> (u64, u64) {
+        fold128_word(key, seed)
+    }
+}
+
+// fold-128's other lengths are called, as XXH3's are (below).
+#[inline(never)]
+pub(crate) fn fold128(key: &[u8], seed: u64) -> (u64, u64) {
+    bloomlab_hash::fold::fold128(key, seed)
+}
+
+pub(crate) use bloomlab_hash::fold::fold128_word;
+
 /// XXH3-64 of `key` with `seed`. An 8-byte key (a funnelled `u64`/`i64`)
 /// takes XXH3's short path inlined, its length known (about 1 ns a key
 /// less); others call the full function.
@@ -206,6 +234,7 @@ pub(crate) fn starter(hash: MsHash) -> StartFn {
     match hash {
         MsHash::Xxh3x64 => Xxh3x64Start::start,
         MsHash::Xxh3x128 => Xxh3x128Start::start,
+        MsHash::Fold128 => Fold128Start::start,
     }
 }
 
@@ -500,6 +529,7 @@ pub(crate) fn for_probes(probes: &Probes) -> Option<Kernels> {
     match hash {
         MsHash::Xxh3x64 => unrolled!(k, e, kernels_x64(), None),
         MsHash::Xxh3x128 => unrolled!(k, e, kernels_x128(), None),
+        MsHash::Fold128 => unrolled!(k, e, kernels_fold(), None),
     }
 }
 
@@ -510,6 +540,10 @@ fn kernels_x64<const K: u32, const E: bool>() -> Option<Kernels> {
 
 fn kernels_x128<const K: u32, const E: bool>() -> Option<Kernels> {
     kernels::<Xxh3x128Start, K, E>()
+}
+
+fn kernels_fold<const K: u32, const E: bool>() -> Option<Kernels> {
+    kernels::<Fold128Start, K, E>()
 }
 
 #[cfg(test)]

@@ -95,7 +95,9 @@ pub use builder::{Builder, Size};
 pub use classic::BloomFilter;
 pub use config::{Config, MsHash, Probes};
 pub use error::{Error, Result};
-pub use kernel::{MsStart, StartFn, Xxh3x64Start, Xxh3x128Start};
+pub use kernel::{
+    Fold128Start, MsStart, StartFn, Xxh3x64Start, Xxh3x128Start,
+};
 pub use native::{
     Format, Info, Loaded, MAGIC, StandardFilter, VERSION, read_any,
     read_native, write_native,

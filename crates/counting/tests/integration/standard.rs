@@ -11,12 +11,18 @@ pub(crate) fn configs() -> Vec<Config> {
         Config::default(),
         Config::default().with_seed(12345),
         Config::default().with_strategy(Strategy::Double),
-        // The other family with kernels (the default is xxh3-128).
+        // The other XXH3 family with kernels (the default is xxh3-128).
         Config::default().with_family(Family::Xxh3_64),
         Config::default()
             .with_family(Family::Xxh3_64)
             .with_strategy(Strategy::Double)
             .with_seed(9),
+        // fold-128, the fastest family with kernels.
+        Config::default().with_family(Family::Fold128),
+        Config::default()
+            .with_family(Family::Fold128)
+            .with_strategy(Strategy::Double)
+            .with_seed(11),
         Config::guava(Strategy::GuavaMitz64),
         Config::guava(Strategy::GuavaMitz32),
         Config::default()

@@ -19,6 +19,7 @@ fn lists_every_family_strategy_and_reduction() {
         "xxh64",
         "xxh3-64",
         "xxh3-128",
+        "fold-128",
         "fnv1a-64",
         "siphash-1-3",
         "java-hashcode",

@@ -124,14 +124,16 @@ fn word_keys() -> Vec<u64> {
     (0..40u64).map(|i| i.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ i).collect()
 }
 
-/// The whole-key kernels (xxh3-64 and xxh3-128, double and enhanced
+/// The whole-key kernels (xxh3-64, xxh3-128 and fold-128, double and enhanced
 /// double, multiply-shift, `k` = 1..=16, seeded or not; `k` = 17 has no
 /// kernel) set exactly the key's positions and answer queries as the
 /// positions say.
 #[test]
 fn kernel_matches_probes() {
     let keys = byte_keys();
-    for (config, k) in ms_configs(&[Family::Xxh3_64, Family::Xxh3_128]) {
+    for (config, k) in
+        ms_configs(&[Family::Xxh3_64, Family::Xxh3_128, Family::Fold128])
+    {
         let what = format!("{} {} k={k}", config.family, config.strategy);
         let empty = BloomFilter::with_config(config, 4099, k).unwrap();
         for key in &keys {
@@ -177,7 +179,12 @@ fn kernel_matches_probes() {
 #[test]
 fn word_keys_match_byte_keys() {
     let keys = word_keys();
-    let families = [Family::Xxh3_64, Family::Xxh3_128, Family::Murmur64A];
+    let families = [
+        Family::Xxh3_64,
+        Family::Xxh3_128,
+        Family::Fold128,
+        Family::Murmur64A,
+    ];
     for (config, k) in ms_configs(&families) {
         let what = format!("{} {} k={k}", config.family, config.strategy);
         let empty = BloomFilter::with_config(config, 4099, k).unwrap();
@@ -217,7 +224,12 @@ fn word_keys_match_byte_keys() {
 #[test]
 fn blocked_word_keys_match_byte_keys() {
     let keys = word_keys();
-    let families = [Family::Xxh3_64, Family::Xxh3_128, Family::Murmur64A];
+    let families = [
+        Family::Xxh3_64,
+        Family::Xxh3_128,
+        Family::Fold128,
+        Family::Murmur64A,
+    ];
     for empty in blocked_shapes(&families, 4096) {
         let what = format!(
             "{} {} k={}",
@@ -259,7 +271,12 @@ fn blocked_word_keys_match_byte_keys() {
 #[test]
 fn blocked_kernel_matches_generic() {
     let keys = byte_keys();
-    let families = [Family::Xxh3_64, Family::Xxh3_128, Family::Murmur64A];
+    let families = [
+        Family::Xxh3_64,
+        Family::Xxh3_128,
+        Family::Fold128,
+        Family::Murmur64A,
+    ];
     let set_bits = |f: &BlockedBloomFilter| -> Vec<u64> {
         f.words()
             .enumerate()
@@ -306,7 +323,7 @@ fn blocked_kernel_matches_generic() {
 #[test]
 fn contains_many_across_batches() {
     for strategy in [Strategy::Double, Strategy::EnhancedDouble] {
-        for family in [Family::Xxh3_64, Family::Xxh3_128] {
+        for family in [Family::Xxh3_64, Family::Xxh3_128, Family::Fold128] {
             let config = Config {
                 family,
                 seed: 0,
