@@ -17,6 +17,12 @@ use crate::Result;
 /// of one 128-bit XXH3 hash start and step the walk, which saves mixing a
 /// 64-bit hash into a second one (about 1 ns a key).
 ///
+/// `fold-128` ([`bloomlab_hash::fold`]) has the same fast paths with
+/// about half of XXH3's instructions on keys of up to 16 bytes: up to
+/// about 1 ns a key faster at n = 1e6 (non-member queries, counting
+/// filters), level elsewhere. It is bloomlab's own hash, whose constants
+/// are public, so the default stays the established XXH3.
+///
 /// ```
 /// use bloomlab_standard::Config;
 /// use bloomlab_hash::{Family, Reduction, Strategy};
