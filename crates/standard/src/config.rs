@@ -18,7 +18,8 @@ use crate::Result;
 /// 64-bit hash into a second one (about 1 ns a key).
 ///
 /// `fold-128` ([`bloomlab_hash::fold`]) has the same fast paths with
-/// about half of XXH3's instructions on keys of up to 16 bytes: up to
+/// fewer instructions than XXH3 on keys of up to 16 bytes (15 against
+/// 23 for an 8-byte key on x86-64): up to
 /// about 1 ns a key faster at n = 1e6 (non-member queries, counting
 /// filters), level elsewhere. It is bloomlab's own hash, whose constants
 /// are public, so the default stays the established XXH3.
