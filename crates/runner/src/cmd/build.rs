@@ -491,17 +491,26 @@ fn counting(args: &Args) -> Result<AnyFilter> {
 /// `expansion` and `nonscaling` (as `BF.RESERVE`), almeida `n0,p`,
 /// pybloom-live `n0,p` and optionally `growth`.
 fn scalable(args: &Args, preset: Option<&str>) -> Result<AnyFilter> {
-    if args.family.is_some()
-        || args.strategy.is_some()
-        || args.reduction.is_some()
-        || args.seed.is_some()
-        || args.block_bits.is_some()
-        || args.m.is_some()
-        || args.k.is_some()
-    {
+    // Each layer's hashing and size follow from the layout, n and p.
+    let given: Vec<&str> = [
+        ("--hash", args.family.is_some()),
+        ("--strategy", args.strategy.is_some()),
+        ("--reduction", args.reduction.is_some()),
+        ("--seed", args.seed.is_some()),
+        ("--block-bits", args.block_bits.is_some()),
+        ("--m", args.m.is_some()),
+        ("--k", args.k.is_some()),
+    ]
+    .into_iter()
+    .filter_map(|(flag, set)| set.then_some(flag))
+    .collect();
+    if !given.is_empty() {
+        let verb = if given.len() == 1 { "does" } else { "do" };
         bail!(
-            "a scalable filter is set by --n (initial capacity) and --p \
-             (target error), or by a preset's --preset-args"
+            "{} {verb} not apply to a scalable filter: it is set by --n \
+             (initial capacity) and --p (target error), with --layer-layout, \
+             --growth and --tightening, or by a preset's --preset-args",
+            given.join(", ")
         );
     }
     let a: Vec<&str> = args.preset_args.iter().map(|s| s.trim()).collect();

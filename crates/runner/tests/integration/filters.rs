@@ -243,6 +243,31 @@ fn bad_input_never_clobbers_a_good_file() {
         fails_with(&refs, 1, needle);
         assert_eq!(std::fs::read(&out).unwrap(), b"precious", "{extra:?}");
     }
+    // A scalable filter's hashing and size follow from its layout, n and
+    // p: the refusal names the flags given.
+    let (i, o) = (items.to_str().unwrap(), out.to_str().unwrap());
+    fails_with(
+        &[
+            "build",
+            "--variant",
+            "scalable",
+            "--n",
+            "10",
+            "--p",
+            "0.1",
+            "--hash",
+            "fold-128",
+            "--k",
+            "3",
+            "--input",
+            i,
+            "--out",
+            o,
+        ],
+        1,
+        "--hash, --k do not apply to a scalable filter",
+    );
+    assert_eq!(std::fs::read(&out).unwrap(), b"precious");
     // A file that is not a filter, and a truncated one.
     fails_with(&["inspect", items.to_str().unwrap()], 1, "not a Bloom filter");
     std::fs::write(&items, "a\n").unwrap();
