@@ -13,8 +13,8 @@
 
 use crate::blocked::{BLOCK_SALTS, Line};
 use crate::kernel::{
-    Kernel, Kernels, fold128, fold128_word, reduce, xxh3_64_key, xxh3_64_word,
-    xxh3_128_key, xxh3_128_word,
+    Kernel, Kernels, fold128_key, fold128_word, reduce, xxh3_64_key,
+    xxh3_64_word, xxh3_128_key, xxh3_128_word,
 };
 use bloomlab_hash::Family;
 
@@ -90,10 +90,7 @@ impl Split for X128 {
 impl Split for Fold {
     #[inline(always)]
     fn split(seed: u64, key: &[u8]) -> (u64, u32) {
-        let (lo, hi) = match <&[u8; 8]>::try_from(key) {
-            Ok(k8) => fold128_word(u64::from_le_bytes(*k8), seed),
-            Err(_) => fold128(key, seed),
-        };
+        let (lo, hi) = fold128_key(seed, key);
         (lo, hi as u32)
     }
 

@@ -186,10 +186,7 @@ impl MsStart for Xxh3x128Start {
 impl MsStart for Fold128Start {
     #[inline(always)]
     fn start(seed: u64, key: &[u8]) -> (u64, u64) {
-        match <&[u8; 8]>::try_from(key) {
-            Ok(k8) => fold128_word(u64::from_le_bytes(*k8), seed),
-            Err(_) => fold128(key, seed),
-        }
+        fold128_key(seed, key)
     }
 
     #[inline(always)]
@@ -198,9 +195,19 @@ impl MsStart for Fold128Start {
     }
 }
 
+/// fold-128 of `key` with `seed`, as [`xxh3_64_key`]: an 8-byte key
+/// inlined, others called.
+#[inline(always)]
+pub(crate) fn fold128_key(seed: u64, key: &[u8]) -> (u64, u64) {
+    match <&[u8; 8]>::try_from(key) {
+        Ok(k8) => fold128_word(u64::from_le_bytes(*k8), seed),
+        Err(_) => fold128(key, seed),
+    }
+}
+
 // fold-128's other lengths are called, as XXH3's are (below).
 #[inline(never)]
-pub(crate) fn fold128(key: &[u8], seed: u64) -> (u64, u64) {
+fn fold128(key: &[u8], seed: u64) -> (u64, u64) {
     bloomlab_hash::fold::fold128(key, seed)
 }
 
