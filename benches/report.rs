@@ -120,10 +120,10 @@ impl Results {
                     continue;
                 }
                 if path.file_name().is_some_and(|n| n == "new") {
-                    if let Some((id, e)) = read_one(&path)? {
-                        if e.written >= since {
-                            results.by_id.insert(id, e);
-                        }
+                    if let Some((id, e)) = read_one(&path)?
+                        && e.written >= since
+                    {
+                        results.by_id.insert(id, e);
                     }
                 } else if path.file_name().is_none_or(|n| n != "report") {
                     dirs.push(path);

@@ -65,16 +65,15 @@ fn check_words(bits: u64, words: &[u64]) -> Result<()> {
         });
     }
     let tail = bits % 64;
-    if tail != 0 {
-        if let Some(last) = words.last() {
-            if last >> tail != 0 {
-                return Err(Error::invalid(
-                    "words",
-                    format!("{last:#018x}"),
-                    "bits beyond the array's length are set",
-                ));
-            }
-        }
+    if tail != 0
+        && let Some(last) = words.last()
+        && last >> tail != 0
+    {
+        return Err(Error::invalid(
+            "words",
+            format!("{last:#018x}"),
+            "bits beyond the array's length are set",
+        ));
     }
     Ok(())
 }

@@ -523,7 +523,7 @@ pub fn parse_header(h: &[u8]) -> Result<RedisHeader> {
                 l.bits, l.bytes
             )));
         }
-        if l.bytes % 8 != 0 {
+        if !l.bytes.is_multiple_of(8) {
             return Err(bad(format!("link {i}: {} bytes", l.bytes)));
         }
         if f64::from(l.hashes) != redis_k(l.bpe) || l.hashes == 0 {

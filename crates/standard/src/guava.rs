@@ -126,7 +126,7 @@ pub fn guava_header(f: &BloomFilter) -> Result<(u8, u8, i32)> {
     let Ok(k) = u8::try_from(f.hash_count()) else {
         return no(format!("k = {} (at most 255)", f.hash_count()));
     };
-    if f.bits() % 64 != 0 {
+    if !f.bits().is_multiple_of(64) {
         return no(format!("m = {} is not a multiple of 64", f.bits()));
     }
     let Ok(words) = i32::try_from(f.bits() / 64) else {
@@ -361,7 +361,7 @@ impl std::str::FromStr for GuavaFunnel {
 /// non-hex character.
 pub fn decode_hex(s: &str) -> Option<Vec<u8>> {
     let b = s.as_bytes();
-    if b.len() % 2 != 0 {
+    if !b.len().is_multiple_of(2) {
         return None;
     }
     let digit = |c: u8| (c as char).to_digit(16).map(|d| d as u8);

@@ -22,7 +22,7 @@ pub(crate) fn cases() -> Vec<Value> {
 }
 
 fn unhex(s: &str) -> Vec<u8> {
-    assert!(s.len() % 2 == 0);
+    assert!(s.len().is_multiple_of(2));
     (0..s.len())
         .step_by(2)
         .map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap())

@@ -120,7 +120,7 @@ fn ordered_inputs(
 fn parse_hex(s: &str) -> Result<Vec<u8>> {
     let t = s.trim();
     let t = t.strip_prefix("0x").unwrap_or(t);
-    if t.len() % 2 != 0 {
+    if !t.len().is_multiple_of(2) {
         bail!("--hex {s:?}: odd number of hex digits");
     }
     (0..t.len())
