@@ -411,11 +411,37 @@ impl BlockedBloomFilter {
         count
     }
 
-    /// Answers `contains` for many keys into `out`.
+    /// Answers `contains` for many keys into `out` (as many as the
+    /// shorter of the two).
+    ///
+    /// With one-line blocks, keys are hashed 256 at a time and each key's
+    /// line prefetched before any is tested, so that the batch's cache
+    /// misses are in flight together: on a filter larger than the caches,
+    /// several times faster per key than `contains` one key at a time
+    /// (`benches/benches/standard.rs`). The answers are `contains`'s.
+    ///
+    /// ```
+    /// use bloomlab_standard::BlockedBloomFilter;
+    ///
+    /// let mut f = BlockedBloomFilter::new(1000, 0.01)?;
+    /// f.insert_many(&[1u64, 2, 3]);
+    /// let mut out = [false; 3];
+    /// f.contains_many(&[1u64, 2, 99], &mut out);
+    /// assert_eq!(&out[..2], [true, true]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn contains_many<T: Funnel>(&self, keys: &[T], out: &mut [bool]) {
         if self.kernel.is_some() {
-            for (k, o) in keys.iter().zip(out.iter_mut()) {
-                *o = self.contains(k);
+            let seed = self.hasher.seed();
+            let (family, lines) = (self.family(), &self.lines[..]);
+            if !blocked_kernel::contains_many(
+                family, self.k, seed, lines, keys, out,
+            ) {
+                // (Unreached: every configuration with kernels has a
+                // batch path.)
+                for (k, o) in keys.iter().zip(out.iter_mut()) {
+                    *o = self.contains(k);
+                }
             }
             return;
         }

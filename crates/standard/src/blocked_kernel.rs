@@ -13,10 +13,10 @@
 
 use crate::blocked::{BLOCK_SALTS, Line};
 use crate::kernel::{
-    Kernel, Kernels, fold128_key, fold128_word, reduce, xxh3_64_key,
-    xxh3_64_word, xxh3_128_key, xxh3_128_word,
+    Kernel, Kernels, ROUND_BATCH, fold128_key, fold128_word, reduce,
+    xxh3_64_key, xxh3_64_word, xxh3_128_key, xxh3_128_word,
 };
-use bloomlab_hash::Family;
+use bloomlab_hash::{Family, Funnel};
 
 /// `fn(seed, lines, key)`: whether every probe of `key` is set.
 pub(crate) type QueryFn = fn(u64, &[Line], &[u8]) -> bool;
@@ -194,6 +194,81 @@ fn word_insert<H: Split, const K: u32>(
 
 fn word_add<H: Split, const K: u32>(seed: u64, lines: &mut [Line], key: u64) {
     add::<K>(lines, H::split_word(seed, key));
+}
+
+/// The split of `key`, through its one-word form where it has one.
+#[inline(always)]
+fn split_key<H: Split, T: Funnel>(seed: u64, key: &T) -> (u64, u32) {
+    match key.as_le_word() {
+        Some(w) => H::split_word(seed, w),
+        None => key.with_bytes(|b| H::split(seed, b)),
+    }
+}
+
+/// `contains` for each key, [`ROUND_BATCH`] keys at a time: hash the
+/// batch and prefetch each key's line, then test them. The lines' misses
+/// are then all in flight together, not only the few whose queries fit
+/// in the core's out-of-order window.
+fn many<H: Split, const K: u32, T: Funnel>(
+    seed: u64,
+    lines: &[Line],
+    keys: &[T],
+    out: &mut [bool],
+) {
+    let mut splits = [(0u64, 0u32); ROUND_BATCH];
+    for (chunk, outs) in
+        keys.chunks(ROUND_BATCH).zip(out.chunks_mut(ROUND_BATCH))
+    {
+        let n = chunk.len().min(outs.len());
+        for (s, key) in splits.iter_mut().zip(&chunk[..n]) {
+            *s = split_key::<H, T>(seed, key);
+            let block = reduce(s.0, lines.len() as u64) as usize;
+            if let Some(line) = lines.get(block) {
+                bloomlab_core::prefetch(&line.0, 0);
+            }
+        }
+        for (&s, o) in splits[..n].iter().zip(&mut outs[..n]) {
+            *o = query::<K>(lines, s);
+        }
+    }
+}
+
+/// [`many`] for `k` up to 16; whether `k` was in range.
+fn many_by_k<H: Split, T: Funnel>(
+    k: u32,
+    seed: u64,
+    lines: &[Line],
+    keys: &[T],
+    out: &mut [bool],
+) -> bool {
+    macro_rules! arms {
+        ($($n:literal)*) => {
+            match k {
+                $($n => many::<H, $n, T>(seed, lines, keys, out),)*
+                _ => return false,
+            }
+        };
+    }
+    arms!(1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16);
+    true
+}
+
+/// `BlockedBloomFilter::contains_many` for a configuration with kernels
+/// (see [`for_config`]); `false`, with `out` untouched, for any other.
+pub(crate) fn contains_many<T: Funnel>(
+    family: Family,
+    k: u32,
+    seed: u64,
+    lines: &[Line],
+    keys: &[T],
+    out: &mut [bool],
+) -> bool {
+    match family {
+        Family::Xxh3_64 => many_by_k::<X64, T>(k, seed, lines, keys, out),
+        Family::Xxh3_128 => many_by_k::<X128, T>(k, seed, lines, keys, out),
+        Family::Fold128 => many_by_k::<Fold, T>(k, seed, lines, keys, out),
+        _ => false,
+    }
 }
 
 /// Both kernels of hash `H` and `k = K`.
