@@ -7,8 +7,8 @@ use bloomlab_hash::{Digest, Funnel};
 use crate::config::{MsHash, Probes};
 use crate::kernel::{
     self, BRANCH_FREE, Fold128Start, Kernels, MAX_KERNEL_K, MsStart,
-    ROUND_BATCH, Xxh3x64Start, Xxh3x128Start, query, query_many, set,
-    unrolled,
+    ROUND_BATCH, Xxh3x64Start, Xxh3x128Start, prefetch_probe, query,
+    query_many, set, unrolled,
 };
 use crate::{Builder, Config, Error, Result};
 
@@ -379,10 +379,15 @@ impl BloomFilter {
         {
             let n = chunk.len().min(outs.len());
             for (w, key) in walks.iter_mut().zip(&chunk[..n]) {
-                *w = match key.as_le_word() {
+                let (x, y) = match key.as_le_word() {
                     Some(word) => H::start_word(seed, word),
                     None => key.with_bytes(|b| H::start(seed, b)),
                 };
+                // `query_many`'s first pass reads probes 0 and 1, `x` and
+                // `x + y` in every walk: start their misses now.
+                prefetch_probe(words, m, x);
+                prefetch_probe(words, m, x.wrapping_add(y));
+                *w = (x, y);
             }
             let (walks, outs) = (&walks[..n], &mut outs[..n]);
             unrolled!(k, e, query_many(words, m, walks, outs), ());

@@ -300,6 +300,12 @@ pub(crate) fn bit(words: &[u64], p: u64) -> u64 {
     words[(p >> 6) as usize] >> (p & 63)
 }
 
+/// Prefetches the word of the probe at hash `x` (see [`reduce`]).
+#[inline(always)]
+pub(crate) fn prefetch_probe(words: &[u64], m: u64, x: u64) {
+    prefetch(words, (reduce(x, m) >> 6) as usize);
+}
+
 /// Keys a [`query_many`] pass holds: enough that the misses of a pass,
 /// all in flight together, hide the latency of the pass before.
 pub(crate) const ROUND_BATCH: usize = 256;
@@ -308,8 +314,9 @@ pub(crate) const ROUND_BATCH: usize = 256;
 const FIRST_PASS: u32 = 2;
 
 /// Whether every probe of each walk is set, for a batch of keys in two
-/// passes, each of which prefetches every line it will read before it
-/// reads any. The first tests the first two probes of every key, without
+/// passes, each of which reads lines prefetched before it reads any (the
+/// caller prefetches the first two probes of each walk as it hashes the
+/// keys: `x` and `x + y`). The first tests the first two probes of every key, without
 /// a branch on the bits, and keeps the keys that passed (at the optimal
 /// fill about a quarter of the non-members); the second tests the
 /// remaining probes of the survivors.
@@ -330,13 +337,6 @@ pub(crate) fn query_many<const K: u32, const E: bool>(
     let n = walks.len().min(out.len()).min(ROUND_BATCH);
     out[..n].fill(false);
     let first = K.min(FIRST_PASS);
-    // Prefetch the first probes of every key: their misses all start
-    // now, not as the first pass's loads reach the core's window.
-    for &(x, y) in &walks[..n] {
-        for i in 0..first {
-            prefetch(words, (reduce(probe_at::<E>(x, y, i), m) >> 6) as usize);
-        }
-    }
     let mut live = [0u16; ROUND_BATCH];
     let mut alive = 0;
     for (idx, &(x, y)) in walks[..n].iter().enumerate() {
@@ -352,7 +352,7 @@ pub(crate) fn query_many<const K: u32, const E: bool>(
     for &idx in &live[..alive] {
         let (x, y) = walks[usize::from(idx)];
         for i in first..K {
-            prefetch(words, (reduce(probe_at::<E>(x, y, i), m) >> 6) as usize);
+            prefetch_probe(words, m, probe_at::<E>(x, y, i));
         }
     }
     for &idx in &live[..alive] {
