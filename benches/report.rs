@@ -511,6 +511,7 @@ pub const SUITES: &[Suite] = &[
             "standard/contains-non-member",
             "standard/many-member",
             "standard/many-non-member",
+            "standard/many-build",
         ],
         sizes: &["1e6", "1e7"],
         filters: &[
@@ -525,9 +526,11 @@ pub const SUITES: &[Suite] = &[
             "sbbf-rs-safe",
             "bloomlab-contains-many",
             "bloomlab-blocked-contains-many",
-            // The floor of a classic filter's member query (no target).
+            // Plain loads of a member's bits, no hash, no prefetch (no
+            // target).
             "loads-only",
             "fastbloom-contains",
+            "bloomlab-insert-many",
         ],
         ratios: &[
             Ratio {

@@ -14,7 +14,8 @@
 //! * `bloomlab-fold`: the same with bloomlab's fastest family, `fold-128`
 //!   (a folded multiply, as foldhash is, but fixed across versions and
 //!   platforms), as fastbloom runs with its fastest hasher;
-//! * `bloomlab-many`: `contains_many` per key vs `fastbloom`'s `contains`;
+//! * `bloomlab-many`: `contains_many` per key vs `fastbloom`'s `contains`,
+//!   and a build by `insert_many` vs one `insert` at a time (`many-build`);
 //!   on members, `loads-only` tests the same `k` bits of each key in the
 //!   same filter at positions computed beforehand, with plain loads (no
 //!   hashing, no prefetch): the misses the core's out-of-order window
@@ -308,6 +309,7 @@ fn standard(c: &mut Criterion) {
 /// `contains` on the same keys, per key.
 fn contains_many(c: &mut Criterion, members: &[u64], others: &[u64]) {
     let n = members.len();
+    many_build(c, members);
     let mut ours = BloomFilter::new(n as u64, P).unwrap();
     ours.insert_many(members);
     let mut fast = fast(n);
@@ -353,6 +355,39 @@ fn contains_many(c: &mut Criterion, members: &[u64], others: &[u64]) {
         });
         g.finish();
     }
+}
+
+/// `many-build`: a new filter built by `insert_many` in one call, against
+/// the same build one `insert` at a time, bloomlab's and fastbloom's (both
+/// keeping the answer, as `insert_many` counts the changed inserts).
+fn many_build(c: &mut Criterion, members: &[u64]) {
+    let n = members.len();
+    let mut g = c.benchmark_group("standard/many-build/1e7");
+    g.throughput(Throughput::Elements(n as u64));
+    g.sampling_mode(SamplingMode::Flat).sample_size(10);
+    let new = || BloomFilter::new(n as u64, P).unwrap();
+    g.bench_function("bloomlab-insert-many", |b| {
+        b.iter_batched_ref(
+            new,
+            |f| f.insert_many(black_box(members)),
+            BatchSize::PerIteration,
+        );
+    });
+    g.bench_function("bloomlab-insert", |b| {
+        b.iter_batched_ref(
+            new,
+            |f| members.iter().filter(|&k| f.insert(black_box(k))).count(),
+            BatchSize::PerIteration,
+        );
+    });
+    g.bench_function("fastbloom-insert", |b| {
+        b.iter_batched_ref(
+            || fast(n),
+            |f| members.iter().filter(|&k| f.insert(black_box(k))).count(),
+            BatchSize::PerIteration,
+        );
+    });
+    g.finish();
 }
 
 /// `loads-only`: the `k` bits of each member at positions computed

@@ -437,6 +437,24 @@ pub(crate) fn set<const K: u32, const E: bool>(
     changed != 0
 }
 
+/// Sets every probe of each walk, all of them prefetched before the first
+/// is set, so that the batch's misses overlap; returns how many walks
+/// changed a bit (as [`set`] of each in turn would).
+#[inline(always)]
+pub(crate) fn insert_many<const K: u32, const E: bool>(
+    bits: &mut BitArray,
+    m: u64,
+    walks: &[(u64, u64)],
+) -> usize {
+    let words = bits.words();
+    for &(x, y) in walks {
+        for i in 0..K {
+            prefetch_probe(words, m, probe_at::<E>(x, y, i));
+        }
+    }
+    walks.iter().filter(|&&(x, y)| set::<K, E>(bits, m, x, y)).count()
+}
+
 /// Sets every probe of the walk from `(x, y)`, without the answer: one
 /// read-modify-write a probe, nothing kept.
 #[inline(always)]
