@@ -7,7 +7,8 @@ matters, fast where it does not.
   `xxh3-128`, enhanced double hashing, multiply-shift), sized from `(n, p)`
   exactly as Guava sizes it or from `(m, k)`. Batch methods
   ([`BloomFilter::insert_many`], [`BloomFilter::contains_many`]) hash a
-  batch of keys before probing, so their cache misses overlap.
+  batch of keys and prefetch the words they will read before reading
+  any, so that the batch's cache misses are in flight together.
   [`BloomFilter::add`] inserts a key without telling whether it was new,
   which [`BloomFilter::insert`] must read every probed word to say: use
   it to fill a filter.
@@ -49,9 +50,10 @@ assert_eq!(guava::read_guava(&bytes)?, g);
 * Otherwise, for the lowest false-positive rate per bit: [`BloomFilter`]
   (one cache miss per probe on filters larger than the cache; use the
   batch methods there).
-* For the fastest single-key operations on large filters:
-  [`BlockedBloomFilter`], at a false-positive rate about 1.1–1.2× the
-  classic filter's at 10 bits per key.
+* For the fastest operations on large filters: [`BlockedBloomFilter`]
+  (one line a key; its `contains_many` prefetches too), at a
+  false-positive rate about 1.1–1.2× the classic filter's at 10 bits
+  per key.
 * Many threads inserting: [`AtomicBloomFilter`], then
   [`AtomicBloomFilter::into_bloom_filter`].
 
