@@ -64,5 +64,5 @@ pub mod words;
 pub use bits::{AtomicBitArray, BitArray};
 pub use error::{Error, Result};
 pub use filter::Filter;
-pub use prefetch::prefetch;
+pub use prefetch::{PREFETCH_MIN_BYTES, prefetch, worth_prefetching};
 pub use words::Words;

@@ -1,7 +1,9 @@
 //! The counting Bloom filter: packed counters, insert, remove, sticky
 //! saturation, and the conversion to a standard filter.
 
-use bloomlab_core::{BitArray, Filter, Words, prefetch, theory};
+use bloomlab_core::{
+    BitArray, Filter, Words, prefetch, theory, worth_prefetching,
+};
 use bloomlab_hash::{Digest, Family, Funnel, Reduction, Strategy};
 use bloomlab_standard::{BloomFilter, Config, Size};
 
@@ -531,11 +533,12 @@ impl CountingBloomFilter {
     /// many as the shorter of the two).
     ///
     /// Keys are hashed a batch at a time. The first two counters of every
-    /// key are prefetched, then tested; the other counters of the keys
-    /// that passed (a non-member usually stops at two) are prefetched,
-    /// then tested. So a batch's cache misses are in flight together on a
-    /// filter larger than the CPU caches, rather than the few that fit in
-    /// the core's out-of-order window. The answers are `contains`'s.
+    /// key are tested, then the other counters of the keys that passed (a
+    /// non-member usually stops at two). On a filter of
+    /// [`bloomlab_core::PREFETCH_MIN_BYTES`] or more, each pass prefetches
+    /// the counters it will read before it reads any, so a batch's cache
+    /// misses are in flight together rather than the few that fit in the
+    /// core's out-of-order window. The answers are `contains`'s.
     ///
     /// ```
     /// use bloomlab_counting::CountingBloomFilter;
@@ -557,6 +560,7 @@ impl CountingBloomFilter {
         }
         let (lw, max) = (self.width.log2(), self.width.max());
         let words = &self.words[..];
+        let large = worth_prefetching(words);
         let mut ds = [Digest::default(); BATCH];
         for (chunk, outs) in keys.chunks(BATCH).zip(out.chunks_mut(BATCH)) {
             for (d, key) in ds.iter_mut().zip(chunk) {
@@ -565,11 +569,13 @@ impl CountingBloomFilter {
             let n = chunk.len().min(outs.len());
             let (ds, outs) = (&ds[..n], &mut outs[..n]);
             let head = |i: u32| i < FIRST_PASS;
-            for &d in ds {
-                self.probes.walk_digest(d, |i, p| {
-                    prefetch(words, locate(p, lw).0);
-                    head(i + 1)
-                });
+            if large {
+                for &d in ds {
+                    self.probes.walk_digest(d, |i, p| {
+                        prefetch(words, locate(p, lw).0);
+                        head(i + 1)
+                    });
+                }
             }
             // The first counters without early exit: their loads are
             // independent, and which way a non-member goes is a coin toss.
@@ -583,7 +589,7 @@ impl CountingBloomFilter {
                 *o = all;
             }
             for (&d, &o) in ds.iter().zip(outs.iter()) {
-                if o {
+                if o && large {
                     self.probes.walk_digest(d, |i, p| {
                         if !head(i) {
                             prefetch(words, locate(p, lw).0);

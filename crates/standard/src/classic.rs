@@ -289,9 +289,9 @@ impl BloomFilter {
     ///
     /// Keys are hashed 256 at a time and every bit they will set is
     /// prefetched before the first is set, so that the batch's cache
-    /// misses are in flight together: on a filter larger than the caches,
-    /// faster per key than `insert` one key at a time
-    /// (`benches/benches/standard.rs`, `build-many`).
+    /// misses are in flight together: faster per key than `insert` one
+    /// key at a time, most on filters larger than the caches
+    /// (`benches/benches/standard.rs`, `many-build`).
     ///
     /// ```
     /// use bloomlab_standard::BloomFilter;
@@ -361,16 +361,20 @@ impl BloomFilter {
     /// Answers [`BloomFilter::contains`] for many keys into `out` (as many
     /// as the shorter of the two).
     ///
-    /// Keys are hashed 256 at a time. A first pass prefetches the first
-    /// two probes of every key, then tests them without a branch on the
-    /// bits; a second prefetches, then tests, the other probes of the
-    /// keys that passed (a non-member usually stops after two). So the
-    /// cache misses of a whole pass are in flight together, rather than
-    /// the few that fit in the core's out-of-order window. Measured at
-    /// n = 1e7 (12 MB, beyond the L2 cache), per key: members about 27 ns,
-    /// non-members about 16, where `contains` one key at a time takes
-    /// 30-40 (`benches/benches/standard.rs`). Results are those of
-    /// `contains`, bit for bit; prefetching changes only the timing.
+    /// Keys are hashed 256 at a time. A first pass tests the first two
+    /// probes of every key without a branch on the bits; a second tests
+    /// the other probes of the keys that passed (a non-member usually
+    /// stops after two). On a filter of
+    /// [`bloomlab_core::PREFETCH_MIN_BYTES`] or more, each pass first
+    /// prefetches every line it will read, so that the cache misses of a
+    /// whole pass are in flight together rather than the few that fit in
+    /// the core's out-of-order window. Measured at n = 1e7 (12 MB), per
+    /// key: members about 25-33 ns, non-members 13-17, where the same
+    /// passes without prefetching took 25-80 and 13-43, depending on how
+    /// much of the L3 cache other work on the host left the filter
+    /// (`benches/benches/standard.rs`, `many-*` groups). Results are
+    /// those of `contains`, bit for bit; prefetching changes only the
+    /// timing.
     ///
     /// ```
     /// use bloomlab_standard::BloomFilter;
@@ -429,6 +433,7 @@ impl BloomFilter {
         let k = self.hash_count();
         let (seed, m, words) =
             (self.probes.seed(), self.bits(), self.bits.words());
+        let prefetch = bloomlab_core::worth_prefetching(words);
         let mut walks = [(0u64, 0u64); ROUND_BATCH];
         for (chunk, outs) in
             keys.chunks(ROUND_BATCH).zip(out.chunks_mut(ROUND_BATCH))
@@ -439,26 +444,31 @@ impl BloomFilter {
                     Some(word) => H::start_word(seed, word),
                     None => key.with_bytes(|b| H::start(seed, b)),
                 };
-                // `query_many`'s first pass reads probes 0 and 1, `x` and
-                // `x + y` in every walk: start their misses now.
-                prefetch_probe(words, m, x);
-                prefetch_probe(words, m, x.wrapping_add(y));
+                if prefetch {
+                    // `query_many`'s first pass reads probes 0 and 1, `x`
+                    // and `x + y` in every walk: start their misses now.
+                    prefetch_probe(words, m, x);
+                    prefetch_probe(words, m, x.wrapping_add(y));
+                }
                 *w = (x, y);
             }
             let (walks, outs) = (&walks[..n], &mut outs[..n]);
-            unrolled!(k, e, query_many(words, m, walks, outs), ());
+            unrolled!(k, e, query_many(words, m, walks, outs, prefetch), ());
         }
     }
 
     #[inline]
     fn insert_digests(&mut self, ds: &[Digest]) -> usize {
-        // Every bit of the batch prefetched before the first is set.
+        // On a large filter, every bit of the batch prefetched before the
+        // first is set (the positions are then computed twice).
         let words = self.bits.words();
-        for &d in ds {
-            self.probes.all_of_digest(d, |i| {
-                bloomlab_core::prefetch(words, (i >> 6) as usize);
-                true
-            });
+        if bloomlab_core::worth_prefetching(words) {
+            for &d in ds {
+                self.probes.all_of_digest(d, |i| {
+                    bloomlab_core::prefetch(words, (i >> 6) as usize);
+                    true
+                });
+            }
         }
         let mut count = 0;
         for &d in ds {
@@ -472,16 +482,19 @@ impl BloomFilter {
         let words = self.bits.words();
         let prefetch =
             |i: u64| bloomlab_core::prefetch(words, (i >> 6) as usize);
-        // Prefetch, then test, the first two probes of every key (the
-        // test without early exit), so that their misses are all in
-        // flight at once.
-        for &d in ds {
-            let mut n = 0;
-            self.probes.all_of_digest(d, |i| {
-                prefetch(i);
-                n += 1;
-                n < 2
-            });
+        // The first two probes of every key (prefetched first on a large
+        // filter), tested without early exit, so that their misses are
+        // all in flight at once.
+        let large = bloomlab_core::worth_prefetching(words);
+        if large {
+            for &d in ds {
+                let mut n = 0;
+                self.probes.all_of_digest(d, |i| {
+                    prefetch(i);
+                    n += 1;
+                    n < 2
+                });
+            }
         }
         for (&d, o) in ds.iter().zip(out.iter_mut()) {
             let mut all = true;
@@ -494,9 +507,10 @@ impl BloomFilter {
             *o = all;
         }
         // The rest, only for keys that passed the first two (most
-        // non-members stop there): prefetched, then tested.
+        // non-members stop there): prefetched (on a large filter), then
+        // tested.
         for (&d, &o) in ds.iter().zip(out.iter()) {
-            if o {
+            if o && large {
                 self.probes.all_of_digest(d, |i| {
                     prefetch(i);
                     true

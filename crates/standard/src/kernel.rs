@@ -314,25 +314,25 @@ pub(crate) const ROUND_BATCH: usize = 256;
 const FIRST_PASS: u32 = 2;
 
 /// Whether every probe of each walk is set, for a batch of keys in two
-/// passes, each of which reads lines prefetched before it reads any (the
-/// caller prefetches the first two probes of each walk as it hashes the
-/// keys: `x` and `x + y`). The first tests the first two probes of every key, without
-/// a branch on the bits, and keeps the keys that passed (at the optimal
+/// passes. The first tests the first two probes of every key, without a
+/// branch on the bits, and keeps the keys that passed (at the optimal
 /// fill about a quarter of the non-members); the second tests the
 /// remaining probes of the survivors.
 ///
-/// Without the prefetches, the misses in flight are those of the loads
-/// that fit in the core's out-of-order window, a few keys' worth; with
-/// them, as many as the memory system takes. Measured at n = 1e7 (12 MB,
-/// past the L2 cache), same binaries alternated on 2026-11-24: members
-/// about 27 ns a key against 43-77 without, non-members about 16 against
-/// 24-31 (`benches/benches/standard.rs`, `many-*` groups).
+/// With `prefetch` (a large filter, [`bloomlab_core::worth_prefetching`])
+/// each pass reads only lines prefetched before it reads any: the caller
+/// prefetches the first two probes of each walk (`x` and `x + y`) as it
+/// hashes the keys, and the second pass prefetches the rest. Without the
+/// prefetches, the misses in flight are those of the loads that fit in
+/// the core's out-of-order window, a few keys' worth; with them, as many
+/// as the memory system takes.
 #[inline(always)]
 pub(crate) fn query_many<const K: u32, const E: bool>(
     words: &[u64],
     m: u64,
     walks: &[(u64, u64)],
     out: &mut [bool],
+    prefetch: bool,
 ) {
     let n = walks.len().min(out.len()).min(ROUND_BATCH);
     out[..n].fill(false);
@@ -346,6 +346,23 @@ pub(crate) fn query_many<const K: u32, const E: bool>(
         }
         live[alive] = idx as u16;
         alive += (all & 1) as usize;
+    }
+    if !prefetch {
+        // The rest as `query` does: its head without branches, then one
+        // probe at a time.
+        for &idx in &live[..alive] {
+            let (x, y) = walks[usize::from(idx)];
+            let mut all = 1;
+            let head = K.min(FIRST_PASS + BRANCH_FREE);
+            for i in first..head {
+                all &= bit(words, reduce(probe_at::<E>(x, y, i), m));
+            }
+            out[usize::from(idx)] = all & 1 == 1
+                && (head..K).all(|i| {
+                    bit(words, reduce(probe_at::<E>(x, y, i), m)) & 1 == 1
+                });
+        }
+        return;
     }
     // The survivors' other probes (a member needs them all), prefetched
     // before any is tested.
