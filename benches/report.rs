@@ -591,6 +591,7 @@ pub const SUITES: &[Suite] = &[
         layout: OPS_N,
         requires: None,
         ops: &[
+            "counting/build",
             "counting/insert",
             "counting/remove",
             "counting/contains-member",
@@ -603,6 +604,7 @@ pub const SUITES: &[Suite] = &[
             "fastbloom-rs",
             "bloomlab-standard",
             "bloomlab-standard-4m",
+            "bloomlab-counting-insert-many",
         ],
         ratios: &[
             Ratio {

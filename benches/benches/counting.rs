@@ -11,6 +11,9 @@
 //!   saturate nor empty over a long measurement.
 //! * `fastbloom-rs` runs with repeat inserts enabled (its default), so it
 //!   counts multiplicities as bloomlab does.
+//! * `build` fills a new filter with the n members: one `insert` at a
+//!   time, or (`bloomlab-counting-insert-many`) one `insert_many` call,
+//!   which prefetches on filters of `INSERT_PREFETCH_MIN_BYTES` or more.
 //!
 //! Before measuring, each filter's false-positive rate on 1e6
 //! non-members and its memory are printed to stderr, and a churn check
@@ -29,7 +32,8 @@ use bloomlab_counting::CountingBloomFilter;
 use bloomlab_hash::Family;
 use bloomlab_standard::BloomFilter;
 use criterion::{
-    BenchmarkId, Criterion, Throughput, criterion_group, criterion_main,
+    BatchSize, BenchmarkId, Criterion, SamplingMode, Throughput,
+    criterion_group, criterion_main,
 };
 use fastbloom_rs::{Deletable, FilterBuilder, Membership};
 use rand::{Rng, SeedableRng};
@@ -252,11 +256,49 @@ fn churn() {
     );
 }
 
+/// `counting/build`: a new filter filled with the members, one `insert`
+/// at a time (bloomlab's and fastbloom-rs's) or by one `insert_many`.
+fn builds(c: &mut Criterion, label: &str, members: &[u64]) {
+    let n = members.len();
+    let mut g = c.benchmark_group(format!("counting/build/{label}"));
+    g.throughput(Throughput::Elements(n as u64));
+    g.sampling_mode(SamplingMode::Flat).sample_size(10);
+    let new = || CountingBloomFilter::new(n as u64, P).unwrap();
+    g.bench_function(BenchmarkId::from_parameter("bloomlab-counting"), |b| {
+        b.iter_batched_ref(
+            new,
+            |f| {
+                members.iter().for_each(|&k| Counting::insert(f, black_box(k)))
+            },
+            BatchSize::PerIteration,
+        );
+    });
+    let id = BenchmarkId::from_parameter("bloomlab-counting-insert-many");
+    g.bench_function(id, |b| {
+        b.iter_batched_ref(
+            new,
+            |f| f.insert_many(black_box(members)),
+            BatchSize::PerIteration,
+        );
+    });
+    g.bench_function(BenchmarkId::from_parameter("fastbloom-rs"), |b| {
+        b.iter_batched_ref(
+            || fastbloom_rs(n),
+            |f| {
+                members.iter().for_each(|&k| Counting::insert(f, black_box(k)))
+            },
+            BatchSize::PerIteration,
+        );
+    });
+    g.finish();
+}
+
 fn counting(c: &mut Criterion) {
     churn();
     for n in [1_000_000usize, 10_000_000] {
         let keys = keys(n, n as u64);
         let label = if n == 1_000_000 { "1e6" } else { "1e7" };
+        builds(c, label, &keys.members);
         let ours = CountingBloomFilter::new(n as u64, P).unwrap();
         let mem = ours.bytes_of_memory();
         run(c, label, "bloomlab-counting", ours, &keys, true, mem);

@@ -16,6 +16,17 @@ use crate::{CounterWidth, Error, Result};
 /// cover the latency of memory, as the standard filter's batches.
 const BATCH: usize = 256;
 
+/// Filters at least this large prefetch in
+/// [`CountingBloomFilter::insert_many`]: twice
+/// [`bloomlab_core::PREFETCH_MIN_BYTES`], as each key is hashed twice
+/// there (once to prefetch, once to insert). Measured at p = 0.01 with
+/// 4-bit counters, `insert_many` against `insert` one key at a time in
+/// one process (2026-11-24): 4.8 MB 37-40 ns a key against 30-34,
+/// 7.2 MB mixed, 9.6 MB 46-47 against 53-64, 14 MB 55-76 against
+/// 106-124, 48 MB 135-146 against 159-168.
+pub const INSERT_PREFETCH_MIN_BYTES: usize =
+    2 * bloomlab_core::PREFETCH_MIN_BYTES;
+
 /// Counters of every key tested in `contains_many`'s first pass.
 const FIRST_PASS: u32 = 2;
 
@@ -424,6 +435,48 @@ impl CountingBloomFilter {
             }
             _ => key.with_bytes(|b| self.insert_bytes(b)),
         }
+    }
+
+    /// Inserts many keys, as [`insert`](Self::insert) of each in turn
+    /// would; returns how many inserts changed a counter.
+    ///
+    /// On a filter of [`INSERT_PREFETCH_MIN_BYTES`] or more, keys are
+    /// hashed a batch at a time and every counter they will increment
+    /// prefetched before the first is, so that the batch's cache misses
+    /// are in flight together; each key is then inserted as `insert`
+    /// does (so it is hashed twice). Smaller filters insert one key at a
+    /// time.
+    ///
+    /// ```
+    /// use bloomlab_counting::CountingBloomFilter;
+    ///
+    /// let mut f = CountingBloomFilter::new(1000, 0.01)?;
+    /// assert_eq!(f.insert_many(&[1u64, 2, 3, 2]), 4);
+    /// assert_eq!(f.count_estimate(&2u64), 2);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn insert_many<T: Funnel>(&mut self, keys: &[T]) -> usize {
+        let large = self.bytes_of_memory() >= INSERT_PREFETCH_MIN_BYTES;
+        if !self.probes.digest_only() || !large {
+            return keys.iter().filter(|k| self.insert(*k)).count();
+        }
+        let lw = self.width.log2();
+        let mut ds = [Digest::default(); BATCH];
+        let mut changed = 0;
+        for chunk in keys.chunks(BATCH) {
+            for (d, key) in ds.iter_mut().zip(chunk) {
+                *d = key.with_bytes(|b| self.probes.digest(b));
+            }
+            let words = &self.words[..];
+            for &d in &ds[..chunk.len()] {
+                self.probes.walk_digest(d, |_, p| {
+                    prefetch(words, locate(p, lw).0);
+                    true
+                });
+            }
+            changed += chunk.iter().filter(|k| self.insert(*k)).count();
+        }
+        changed
     }
 
     /// Whether a typed key may be in the filter.
@@ -949,6 +1002,10 @@ impl Filter for CountingBloomFilter {
 
     fn bytes_of_memory(&self) -> usize {
         CountingBloomFilter::bytes_of_memory(self)
+    }
+
+    fn insert_u64_batch(&mut self, keys: &[u64]) -> usize {
+        self.insert_many(keys)
     }
 
     fn contains_u64_batch(&self, keys: &[u64], out: &mut [bool]) {

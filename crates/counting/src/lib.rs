@@ -128,5 +128,7 @@ mod probes;
 pub use bloomlab_standard::{Config, Size};
 pub use counters::CounterWidth;
 pub use error::{Error, Result};
-pub use filter::{Builder, CountingBloomFilter, MAX_K, Stats};
+pub use filter::{
+    Builder, CountingBloomFilter, INSERT_PREFETCH_MIN_BYTES, MAX_K, Stats,
+};
 pub use format::{Info, MAGIC, VARIANT_COUNTING, VERSION, is_counting, read};

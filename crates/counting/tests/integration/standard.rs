@@ -162,3 +162,36 @@ fn contains_many_matches(mut f: CountingBloomFilter, n: u64, design: bool) {
     assert!(fp * 10 < others.len(), "{fp}");
     assert!(!design || fp > 0, "{fp}");
 }
+
+/// `insert_many` leaves the counters and statistics of `insert` one key
+/// at a time, and counts the same changed inserts: on a small filter (one
+/// key at a time) and on one of `INSERT_PREFETCH_MIN_BYTES` (prefetched
+/// batches), with repeats and 2-bit counters that saturate.
+#[test]
+fn insert_many_matches_insert() {
+    let keys: Vec<u64> = (0..3000u64).chain(0..2000).chain(0..1000).collect();
+    for config in configs() {
+        for width in [CounterWidth::Two, CounterWidth::Four] {
+            let bits = u64::from(width.bits());
+            let large =
+                bloomlab_counting::INSERT_PREFETCH_MIN_BYTES as u64 * 8 / bits;
+            for m in [2000, large] {
+                let mut f = CountingBloomFilter::builder_counters(m, 7)
+                    .config(config)
+                    .width(width)
+                    .build()
+                    .unwrap();
+                let mut g = f.clone();
+                let one_by_one = keys.iter().filter(|k| g.insert(*k)).count();
+                assert_eq!(f.insert_many(&keys), one_by_one);
+                assert_eq!(f.words(), g.words(), "{config:?} {width} {m}");
+                assert_eq!(f.stats(), g.stats(), "{config:?} {width} {m}");
+                if m == 2000 {
+                    // Saturation is exercised (7 probes of 3000 keys on
+                    // 2000 counters).
+                    assert!(f.saturated_counters() > 0, "{config:?} {width}");
+                }
+            }
+        }
+    }
+}
