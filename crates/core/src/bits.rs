@@ -288,6 +288,14 @@ impl From<BitArray> for AtomicBitArray {
 }
 
 impl AtomicBitArray {
+    /// Starts loading the word of bit `i` into the caches (see
+    /// [`crate::prefetch`]); changes nothing, and does nothing if `i` is
+    /// out of range.
+    #[inline(always)]
+    pub fn prefetch(&self, i: u64) {
+        crate::prefetch(&self.words, (i >> 6) as usize);
+    }
+
     /// An all-zero array of `bits` bits (see [`BitArray::new`]).
     pub fn new(bits: u64) -> Result<AtomicBitArray> {
         let words = words_for(bits)?;

@@ -23,18 +23,18 @@
 /// cache, two to three times faster when it does not.
 pub const PREFETCH_MIN_BYTES: usize = 4 << 20;
 
-/// Whether a batch over `words` should prefetch: whether they take at
+/// Whether a batch over `items` should prefetch: whether they take at
 /// least [`PREFETCH_MIN_BYTES`].
 ///
 /// ```
 /// assert!(!bloomlab_core::worth_prefetching(&[0u64; 1024]));
 /// ```
 #[inline]
-pub fn worth_prefetching(words: &[u64]) -> bool {
-    words.len().saturating_mul(8) >= PREFETCH_MIN_BYTES
+pub fn worth_prefetching<T>(items: &[T]) -> bool {
+    std::mem::size_of_val(items) >= PREFETCH_MIN_BYTES
 }
 
-/// Starts loading the cache line of `words[i]` into every cache level;
+/// Starts loading the cache line of `items[i]` into every cache level;
 /// does nothing if `i` is out of bounds.
 ///
 /// ```
@@ -43,11 +43,11 @@ pub fn worth_prefetching(words: &[u64]) -> bool {
 /// bloomlab_core::prefetch(&words, 1 << 20); // out of bounds: nothing
 /// ```
 #[inline(always)]
-pub fn prefetch(words: &[u64], i: usize) {
+pub fn prefetch<T>(items: &[T], i: usize) {
     #[cfg(all(target_arch = "x86_64", target_feature = "sse"))]
-    if let Some(w) = words.get(i) {
-        safe_arch::prefetch_t0(w);
+    if let Some(item) = items.get(i) {
+        safe_arch::prefetch_t0(item);
     }
     #[cfg(not(all(target_arch = "x86_64", target_feature = "sse")))]
-    let _ = (words, i);
+    let _ = (items, i);
 }

@@ -93,7 +93,12 @@ impl AtomicBloomFilter {
     }
 
     /// Inserts many keys, hashing a batch ahead of setting its bits;
-    /// returns how many inserts changed a bit.
+    /// returns how many inserts changed a bit. Every bit of a batch is
+    /// prefetched before the first is set: an atomic `fetch_or` is a
+    /// barrier on x86, so without prefetches a thread's misses overlap
+    /// little. Measured single-threaded, same code before and after in
+    /// one session (2026-11-24): at n = 1e7 (12 MB) 67-69 ns a key
+    /// against 111-154, at 1e6 52-53 against 56.
     pub fn insert_many<T: Funnel>(&self, keys: &[T]) -> usize {
         if !self.probes.digest_only() {
             return keys.iter().filter(|k| self.insert(*k)).count();
@@ -103,6 +108,12 @@ impl AtomicBloomFilter {
         for chunk in keys.chunks(BATCH) {
             for (d, key) in ds.iter_mut().zip(chunk) {
                 *d = key.with_bytes(|b| self.probes.digest(b));
+            }
+            for &d in &ds[..chunk.len()] {
+                self.probes.all_of_digest(d, |i| {
+                    self.bits.prefetch(i);
+                    true
+                });
             }
             for &d in &ds[..chunk.len()] {
                 let mut changed = false;
