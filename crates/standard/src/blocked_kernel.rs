@@ -233,6 +233,66 @@ fn many<H: Split, const K: u32, T: Funnel>(
     }
 }
 
+/// `insert` of each key, [`ROUND_BATCH`] keys at a time: hash the batch
+/// and prefetch each key's line, then set the bits; returns how many
+/// inserts changed a bit.
+fn insert_many<H: Split, const K: u32, T: Funnel>(
+    seed: u64,
+    lines: &mut [Line],
+    keys: &[T],
+) -> usize {
+    let mut splits = [(0u64, 0u32); ROUND_BATCH];
+    let mut changed = 0;
+    for chunk in keys.chunks(ROUND_BATCH) {
+        for (s, key) in splits.iter_mut().zip(chunk) {
+            *s = split_key::<H, T>(seed, key);
+            let block = reduce(s.0, lines.len() as u64) as usize;
+            if let Some(line) = lines.get(block) {
+                bloomlab_core::prefetch(&line.0, 0);
+            }
+        }
+        for &s in &splits[..chunk.len()] {
+            changed += usize::from(insert::<K>(lines, s));
+        }
+    }
+    changed
+}
+
+/// [`insert_many`] for `k` up to 16; `None` if `k` is out of range.
+fn insert_many_by_k<H: Split, T: Funnel>(
+    k: u32,
+    seed: u64,
+    lines: &mut [Line],
+    keys: &[T],
+) -> Option<usize> {
+    macro_rules! arms {
+        ($($n:literal)*) => {
+            match k {
+                $($n => Some(insert_many::<H, $n, T>(seed, lines, keys)),)*
+                _ => None,
+            }
+        };
+    }
+    arms!(1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16)
+}
+
+/// `BlockedBloomFilter::insert_many` for a configuration with kernels
+/// (see [`for_config`]); `None`, with nothing inserted, for any other.
+pub(crate) fn insert_many_keys<T: Funnel>(
+    family: Family,
+    k: u32,
+    seed: u64,
+    lines: &mut [Line],
+    keys: &[T],
+) -> Option<usize> {
+    match family {
+        Family::Xxh3_64 => insert_many_by_k::<X64, T>(k, seed, lines, keys),
+        Family::Xxh3_128 => insert_many_by_k::<X128, T>(k, seed, lines, keys),
+        Family::Fold128 => insert_many_by_k::<Fold, T>(k, seed, lines, keys),
+        _ => None,
+    }
+}
+
 /// [`many`] for `k` up to 16; whether `k` was in range.
 fn many_by_k<H: Split, T: Funnel>(
     k: u32,
