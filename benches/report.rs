@@ -531,6 +531,7 @@ pub const SUITES: &[Suite] = &[
             "loads-only",
             "fastbloom-contains",
             "bloomlab-insert-many",
+            "bloomlab-blocked-insert-many",
         ],
         ratios: &[
             Ratio {
