@@ -532,6 +532,9 @@ pub const SUITES: &[Suite] = &[
             "fastbloom-contains",
             "bloomlab-insert-many",
             "bloomlab-blocked-insert-many",
+            "bloomlab-atomic-insert-many",
+            "bloomlab-atomic-insert",
+            "fastbloom-atomic-insert",
         ],
         ratios: &[
             Ratio {

@@ -40,7 +40,9 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use bloomlab_hash::{Family, Strategy};
-use bloomlab_standard::{BlockedBloomFilter, BloomFilter, Builder, guava};
+use bloomlab_standard::{
+    AtomicBloomFilter, BlockedBloomFilter, BloomFilter, Builder, guava,
+};
 use criterion::measurement::WallTime;
 use criterion::{
     BatchSize, BenchmarkGroup, BenchmarkId, Criterion, SamplingMode,
@@ -358,48 +360,63 @@ fn contains_many(c: &mut Criterion, members: &[u64], others: &[u64]) {
 }
 
 /// `many-build`: a new filter built by `insert_many` in one call (classic,
-/// and blocked as in the `bloomlab-blocked` column), against the same
-/// build one `insert` at a time, bloomlab's and fastbloom's (both keeping
-/// the answer, as `insert_many` counts the changed inserts).
+/// blocked as in the `bloomlab-blocked` column, and atomic), against the
+/// same build one `insert` at a time, bloomlab's and fastbloom's (all
+/// keeping the answer, as `insert_many` counts the changed inserts).
 fn many_build(c: &mut Criterion, members: &[u64]) {
     let n = members.len();
     let mut g = c.benchmark_group("standard/many-build/1e7");
     g.throughput(Throughput::Elements(n as u64));
     g.sampling_mode(SamplingMode::Flat).sample_size(10);
-    let new = || BloomFilter::new(n as u64, P).unwrap();
-    g.bench_function("bloomlab-insert-many", |b| {
-        b.iter_batched_ref(
-            new,
-            |f| f.insert_many(black_box(members)),
-            BatchSize::PerIteration,
-        );
-    });
-    g.bench_function("bloomlab-insert", |b| {
-        b.iter_batched_ref(
-            new,
-            |f| members.iter().filter(|&k| f.insert(black_box(k))).count(),
-            BatchSize::PerIteration,
-        );
-    });
+    let classic = || BloomFilter::new(n as u64, P).unwrap();
     let blocked = || {
         BlockedBloomFilter::with_bits((BLOCKED_BITS_PER_KEY * n) as u64, 7)
             .unwrap()
     };
-    g.bench_function("bloomlab-blocked-insert-many", |b| {
-        b.iter_batched_ref(
-            blocked,
-            |f| f.insert_many(black_box(members)),
-            BatchSize::PerIteration,
-        );
+    let atomic = || AtomicBloomFilter::new(n as u64, P).unwrap();
+    build(&mut g, "bloomlab-insert-many", classic, |f| {
+        f.insert_many(black_box(members))
     });
-    g.bench_function("fastbloom-insert", |b| {
-        b.iter_batched_ref(
-            || fast(n),
-            |f| members.iter().filter(|&k| f.insert(black_box(k))).count(),
-            BatchSize::PerIteration,
-        );
+    build(&mut g, "bloomlab-insert", classic, |f| {
+        members.iter().filter(|&k| f.insert(black_box(k))).count()
+    });
+    build(&mut g, "bloomlab-blocked-insert-many", blocked, |f| {
+        f.insert_many(black_box(members))
+    });
+    build(&mut g, "bloomlab-atomic-insert-many", atomic, |f| {
+        f.insert_many(black_box(members))
+    });
+    build(&mut g, "bloomlab-atomic-insert", atomic, |f| {
+        members.iter().filter(|&k| f.insert(black_box(k))).count()
+    });
+    build(
+        &mut g,
+        "fastbloom-insert",
+        || fast(n),
+        |f| members.iter().filter(|&k| f.insert(black_box(k))).count(),
+    );
+    let fast_atomic = || {
+        fastbloom::AtomicBloomFilter::with_false_pos(P)
+            .hasher(foldhash::fast::RandomState::default())
+            .expected_items(n)
+    };
+    build(&mut g, "fastbloom-atomic-insert", fast_atomic, |f| {
+        members.iter().filter(|&k| f.insert(black_box(k))).count()
     });
     g.finish();
+}
+
+/// One `many-build` entry: `fill` times a new filter from `new` (made and
+/// dropped outside the timing).
+fn build<F>(
+    g: &mut BenchmarkGroup<'_, WallTime>,
+    name: &str,
+    new: impl Fn() -> F,
+    fill: impl Fn(&mut F) -> usize,
+) {
+    g.bench_function(name, |b| {
+        b.iter_batched_ref(&new, &fill, BatchSize::PerIteration);
+    });
 }
 
 /// `loads-only`: the `k` bits of each member at positions computed

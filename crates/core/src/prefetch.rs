@@ -15,7 +15,8 @@
 /// and it pays only when loads wait on memory. Measured on the project's
 /// machine (2-core AMD EPYC VM, 512 KiB L2, 32 MiB L3 shared with other
 /// tenants), a classic filter's `contains_many` with and without
-/// prefetching, same binaries alternated on 2026-11-24: at 1.2 MB and
+/// prefetching, two builds of a one-off timing program alternated on
+/// 2026-11-24 (a design measurement, not a bench): at 1.2 MB and
 /// 3.6 MB, members 16.4-17.2 ns a key without against 18-21 with, and
 /// Guava's preset (positions by division) 33-37 against 45-48; at 6 MB
 /// and 12 MB, 18-53 and 25-50 without against 20-21 and 26 with: a

@@ -21,9 +21,11 @@ const BATCH: usize = 256;
 /// [`bloomlab_core::PREFETCH_MIN_BYTES`], as each key is hashed twice
 /// there (once to prefetch, once to insert). Measured at p = 0.01 with
 /// 4-bit counters, `insert_many` against `insert` one key at a time in
-/// one process (2026-11-24): 4.8 MB 37-40 ns a key against 30-34,
-/// 7.2 MB mixed, 9.6 MB 46-47 against 53-64, 14 MB 55-76 against
-/// 106-124, 48 MB 135-146 against 159-168.
+/// a one-off timing program (2026-11-24; a design measurement, not a
+/// bench): 4.8 MB 37-40 ns a key against 30-34, 7.2 MB mixed, 9.6 MB
+/// 46-47 against 53-64, 14 MB 55-76 against 106-124, 48 MB 135-146
+/// against 159-168. The counting bench's `build` group shows the 48 MB
+/// case beside fastbloom-rs (`benches/benches/counting.rs`).
 pub const INSERT_PREFETCH_MIN_BYTES: usize =
     2 * bloomlab_core::PREFETCH_MIN_BYTES;
 

@@ -394,25 +394,13 @@ impl BlockedBloomFilter {
     /// returns how many inserts changed a bit (as `insert` of each in
     /// turn would). With one-line blocks, each key's line is prefetched
     /// as the batch is hashed, so the batch's misses are in flight
-    /// together: measured single-threaded (2026-11-24, before and after
-    /// in one session), 15.7 ns a key against 20.7 one key at a time at
-    /// n = 1e6 (1.2 MB), 18.8 against 70 at 1e7.
+    /// together: at n = 1e7, 19.5 and 23.7 ns a key in two runs of
+    /// `benches/benches/standard.rs` (`many-build`), against 55 and 64
+    /// for the same filter built one key at a time in the same runs
+    /// (`build`, `bloomlab-blocked`).
     pub fn insert_many<T: Funnel>(&mut self, keys: &[T]) -> usize {
-        if self.kernel.is_some() {
-            let (family, k, seed) =
-                (self.family(), self.k, self.hasher.seed());
-            if let Some(changed) = blocked_kernel::insert_many_keys(
-                family,
-                k,
-                seed,
-                &mut self.lines,
-                keys,
-            ) {
-                return changed;
-            }
-            // (Unreached: every configuration with kernels has a batch
-            // path.)
-            return keys.iter().filter(|k| self.insert(*k)).count();
+        if let Some(b) = self.batch::<T>() {
+            return (b.insert)(self.hasher.seed(), &mut self.lines, keys);
         }
         let mut count = 0;
         let mut ds = [Digest::default(); BATCH];
@@ -432,9 +420,11 @@ impl BlockedBloomFilter {
     ///
     /// With one-line blocks, keys are hashed 256 at a time and each key's
     /// line prefetched before any is tested, so that the batch's cache
-    /// misses are in flight together: on a filter larger than the caches,
-    /// several times faster per key than `contains` one key at a time
-    /// (`benches/benches/standard.rs`). The answers are `contains`'s.
+    /// misses are in flight together: on members at n = 1e7, 1.7 to 8
+    /// times faster per key than `contains` one key at a time in the same
+    /// run (`benches/benches/standard.rs`, `many-member` against
+    /// `contains-member`, four runs on 2026-11-24). The answers are
+    /// `contains`'s.
     ///
     /// ```
     /// use bloomlab_standard::BlockedBloomFilter;
@@ -447,18 +437,8 @@ impl BlockedBloomFilter {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn contains_many<T: Funnel>(&self, keys: &[T], out: &mut [bool]) {
-        if self.kernel.is_some() {
-            let seed = self.hasher.seed();
-            let (family, lines) = (self.family(), &self.lines[..]);
-            if !blocked_kernel::contains_many(
-                family, self.k, seed, lines, keys, out,
-            ) {
-                // (Unreached: every configuration with kernels has a
-                // batch path.)
-                for (k, o) in keys.iter().zip(out.iter_mut()) {
-                    *o = self.contains(k);
-                }
-            }
+        if let Some(b) = self.batch::<T>() {
+            (b.contains)(self.hasher.seed(), &self.lines, keys, out);
             return;
         }
         let mut ds = [Digest::default(); BATCH];
@@ -470,6 +450,11 @@ impl BlockedBloomFilter {
                 *o = self.contains_digest(d);
             }
         }
+    }
+
+    /// The batch loops of this configuration, if it has kernels.
+    fn batch<T: Funnel>(&self) -> Option<blocked_kernel::Batch<T>> {
+        blocked_kernel::batch(self.family(), self.block_bits, self.k)
     }
 
     /// Number of bits set.

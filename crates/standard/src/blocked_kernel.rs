@@ -205,11 +205,28 @@ fn split_key<H: Split, T: Funnel>(seed: u64, key: &T) -> (u64, u32) {
     }
 }
 
-/// `contains` for each key, [`ROUND_BATCH`] keys at a time: hash the
-/// batch and prefetch each key's line, then test them. The lines' misses
-/// are then all in flight together, not only the few whose queries fit
-/// in the core's out-of-order window.
-fn many<H: Split, const K: u32, T: Funnel>(
+/// Hashes `keys` (at most [`ROUND_BATCH`]) into `splits` and prefetches
+/// each key's line, so that the batch's misses are in flight together,
+/// not only the few whose queries fit in the core's out-of-order window.
+#[inline(always)]
+fn hash_batch<H: Split, T: Funnel>(
+    seed: u64,
+    lines: &[Line],
+    keys: &[T],
+    splits: &mut [(u64, u32); ROUND_BATCH],
+) {
+    for (s, key) in splits.iter_mut().zip(keys) {
+        *s = split_key::<H, T>(seed, key);
+        let block = reduce(s.0, lines.len() as u64) as usize;
+        if let Some(line) = lines.get(block) {
+            bloomlab_core::prefetch(&line.0, 0);
+        }
+    }
+}
+
+/// `contains` for each key into `out`, [`ROUND_BATCH`] keys at a time
+/// ([`hash_batch`], then the tests).
+fn contains_many<H: Split, const K: u32, T: Funnel>(
     seed: u64,
     lines: &[Line],
     keys: &[T],
@@ -220,22 +237,15 @@ fn many<H: Split, const K: u32, T: Funnel>(
         keys.chunks(ROUND_BATCH).zip(out.chunks_mut(ROUND_BATCH))
     {
         let n = chunk.len().min(outs.len());
-        for (s, key) in splits.iter_mut().zip(&chunk[..n]) {
-            *s = split_key::<H, T>(seed, key);
-            let block = reduce(s.0, lines.len() as u64) as usize;
-            if let Some(line) = lines.get(block) {
-                bloomlab_core::prefetch(&line.0, 0);
-            }
-        }
+        hash_batch::<H, T>(seed, lines, &chunk[..n], &mut splits);
         for (&s, o) in splits[..n].iter().zip(&mut outs[..n]) {
             *o = query::<K>(lines, s);
         }
     }
 }
 
-/// `insert` of each key, [`ROUND_BATCH`] keys at a time: hash the batch
-/// and prefetch each key's line, then set the bits; returns how many
-/// inserts changed a bit.
+/// `insert` of each key, [`ROUND_BATCH`] keys at a time ([`hash_batch`],
+/// then the bits); returns how many inserts changed a bit.
 fn insert_many<H: Split, const K: u32, T: Funnel>(
     seed: u64,
     lines: &mut [Line],
@@ -244,13 +254,7 @@ fn insert_many<H: Split, const K: u32, T: Funnel>(
     let mut splits = [(0u64, 0u32); ROUND_BATCH];
     let mut changed = 0;
     for chunk in keys.chunks(ROUND_BATCH) {
-        for (s, key) in splits.iter_mut().zip(chunk) {
-            *s = split_key::<H, T>(seed, key);
-            let block = reduce(s.0, lines.len() as u64) as usize;
-            if let Some(line) = lines.get(block) {
-                bloomlab_core::prefetch(&line.0, 0);
-            }
-        }
+        hash_batch::<H, T>(seed, lines, chunk, &mut splits);
         for &s in &splits[..chunk.len()] {
             changed += usize::from(insert::<K>(lines, s));
         }
@@ -258,17 +262,25 @@ fn insert_many<H: Split, const K: u32, T: Funnel>(
     changed
 }
 
-/// [`insert_many`] for `k` up to 16; `None` if `k` is out of range.
-fn insert_many_by_k<H: Split, T: Funnel>(
-    k: u32,
-    seed: u64,
-    lines: &mut [Line],
-    keys: &[T],
-) -> Option<usize> {
+/// A blocked filter's batch loops for keys of type `T`, monomorphic in
+/// the hash and `k` as the kernels are.
+pub(crate) struct Batch<T> {
+    /// `fn(seed, lines, keys, out)`: `contains` of each key into `out`.
+    pub(crate) contains: fn(u64, &[Line], &[T], &mut [bool]),
+    /// `fn(seed, lines, keys)`: `insert` of each key; how many changed
+    /// a bit.
+    pub(crate) insert: fn(u64, &mut [Line], &[T]) -> usize,
+}
+
+/// [`Batch`] of hash `H` for `k` up to 16.
+fn batch_by_k<H: Split, T: Funnel>(k: u32) -> Option<Batch<T>> {
     macro_rules! arms {
         ($($n:literal)*) => {
             match k {
-                $($n => Some(insert_many::<H, $n, T>(seed, lines, keys)),)*
+                $($n => Some(Batch {
+                    contains: contains_many::<H, $n, T>,
+                    insert: insert_many::<H, $n, T>,
+                }),)*
                 _ => None,
             }
         };
@@ -276,58 +288,21 @@ fn insert_many_by_k<H: Split, T: Funnel>(
     arms!(1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16)
 }
 
-/// `BlockedBloomFilter::insert_many` for a configuration with kernels
-/// (see [`for_config`]); `None`, with nothing inserted, for any other.
-pub(crate) fn insert_many_keys<T: Funnel>(
+/// The batch loops of a blocked filter, for the configurations that have
+/// kernels ([`for_config`]).
+pub(crate) fn batch<T: Funnel>(
     family: Family,
+    block_bits: u64,
     k: u32,
-    seed: u64,
-    lines: &mut [Line],
-    keys: &[T],
-) -> Option<usize> {
+) -> Option<Batch<T>> {
+    if block_bits != 512 {
+        return None;
+    }
     match family {
-        Family::Xxh3_64 => insert_many_by_k::<X64, T>(k, seed, lines, keys),
-        Family::Xxh3_128 => insert_many_by_k::<X128, T>(k, seed, lines, keys),
-        Family::Fold128 => insert_many_by_k::<Fold, T>(k, seed, lines, keys),
+        Family::Xxh3_64 => batch_by_k::<X64, T>(k),
+        Family::Xxh3_128 => batch_by_k::<X128, T>(k),
+        Family::Fold128 => batch_by_k::<Fold, T>(k),
         _ => None,
-    }
-}
-
-/// [`many`] for `k` up to 16; whether `k` was in range.
-fn many_by_k<H: Split, T: Funnel>(
-    k: u32,
-    seed: u64,
-    lines: &[Line],
-    keys: &[T],
-    out: &mut [bool],
-) -> bool {
-    macro_rules! arms {
-        ($($n:literal)*) => {
-            match k {
-                $($n => many::<H, $n, T>(seed, lines, keys, out),)*
-                _ => return false,
-            }
-        };
-    }
-    arms!(1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16);
-    true
-}
-
-/// `BlockedBloomFilter::contains_many` for a configuration with kernels
-/// (see [`for_config`]); `false`, with `out` untouched, for any other.
-pub(crate) fn contains_many<T: Funnel>(
-    family: Family,
-    k: u32,
-    seed: u64,
-    lines: &[Line],
-    keys: &[T],
-    out: &mut [bool],
-) -> bool {
-    match family {
-        Family::Xxh3_64 => many_by_k::<X64, T>(k, seed, lines, keys, out),
-        Family::Xxh3_128 => many_by_k::<X128, T>(k, seed, lines, keys, out),
-        Family::Fold128 => many_by_k::<Fold, T>(k, seed, lines, keys, out),
-        _ => false,
     }
 }
 
