@@ -1004,6 +1004,65 @@ pub fn fpr_blocked_binomial(
     blocked_mixture(&weights, block_bits, k, inner)
 }
 
+/// The false-positive rate of a split-block Bloom filter: each block of
+/// `B = block_bits` bits is `k` words of `B/k` bits, and every item sets,
+/// and every query tests, exactly one bit in each word of its block (the
+/// layout of Parquet's, Impala's and Kudu's filters: `B = 256`, `k = 8`,
+/// 32-bit words).
+///
+/// With a block load of `i` items, each word holds `i` independent
+/// uniform throws into `w = B/k` bits, so a query's bit in it is set with
+/// probability `1 − (1 − 1/w)^i`, and
+///
+/// ```text
+/// FPR = Σ_{i≥0} e^{−λ} λ^i / i! · (1 − (1 − 1/w)^i)^k,   λ = n·B/m.
+/// ```
+///
+/// Within a word this is exact; the words' rates multiply because their
+/// bits are chosen independently. The Poisson sum is cut as in
+/// [`fpr_blocked`]. At `B = 256`, `k = 8` and 10 bits per item it is
+/// about 1.25%, against 0.82% for a classic filter with the same bits and
+/// its best `k`.
+///
+/// ```
+/// use bloomlab_core::theory::fpr_split_block;
+///
+/// let f = fpr_split_block(10_000_000, 1_000_000, 256, 8)?;
+/// assert!((0.0124..0.0126).contains(&f));
+/// # Ok::<(), bloomlab_core::Error>(())
+/// ```
+///
+/// Domain: `m ≥ 1`, `1 ≤ k ≤` [`MAX_EXACT_K`], `k` dividing `B`,
+/// `1 ≤ B ≤ m`, `n·B/m ≤ 1e10`.
+pub fn fpr_split_block(m: u64, n: u64, block_bits: u64, k: u32) -> Result<f64> {
+    check_blocked(m, k, block_bits)?;
+    if block_bits % u64::from(k) != 0 {
+        return Err(invalid(
+            "k",
+            k,
+            "must divide the block size (one word of B/k bits per probe)",
+        ));
+    }
+    if n == 0 {
+        return Ok(0.0);
+    }
+    let lambda = n as f64 * (block_bits as f64 / m as f64);
+    check_block_load(n, lambda)?;
+    let word = block_bits / u64::from(k);
+    let weights = unimodal_weights(
+        lambda.floor() as u64,
+        u64::MAX,
+        |i| lambda / (i as f64 + 1.0),
+        |i| i as f64 / lambda,
+    );
+    Ok(weights
+        .iter()
+        .map(|&(i, w)| {
+            w * (-ln_empty(word, i as f64).exp_m1()).powf(f64::from(k))
+        })
+        .sum())
+}
+
 /// The mixture has ~17·√λ terms; beyond λ = 1e10 that is too many to
 /// hold, and such a "block" is a whole filter anyway.
 fn check_block_load(n: u64, lambda: f64) -> Result<()> {

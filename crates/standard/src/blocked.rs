@@ -6,6 +6,7 @@ use bloomlab_hash::{Digest, Family, Funnel, Hasher};
 
 use crate::blocked_kernel::{self, BlockedKernels};
 use crate::classic::BATCH;
+use crate::split::{self, MAX_SPLIT_BLOCKS, SPLIT_BLOCK_BITS, SPLIT_K};
 use crate::{Builder, Error, Result};
 
 /// Default block size: one 64-byte cache line.
@@ -17,8 +18,77 @@ pub const MAX_BLOCK_BITS: u64 = 1 << 16;
 /// Largest `k` of a blocked filter (one salt per probe).
 pub const MAX_BLOCKED_K: u32 = 64;
 
-/// The name of the in-block probe scheme, as files and `inspect` show it.
+/// The name of the salted in-block probe scheme
+/// ([`BlockScheme::Salted`]), as files and `inspect` show it.
 pub const BLOCK_SCHEME: &str = "blocked-salted-multiply";
+
+/// How a blocked filter places a key's `k` bits inside its block.
+///
+/// ```
+/// use bloomlab_standard::{BlockScheme, BlockedBloomFilter};
+///
+/// let f = BlockedBloomFilter::split_block(1_000_000, 0.01)?;
+/// assert_eq!(f.scheme(), BlockScheme::ParquetSplit);
+/// assert_eq!((f.block_bits(), f.hash_count()), (256, 8));
+/// assert_eq!(BlockScheme::from_name("parquet-split-block"), Some(f.scheme()));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum BlockScheme {
+    /// `k` salted probes anywhere in a block of any power-of-two size
+    /// ([`BLOCK_SALTS`]); the default.
+    #[default]
+    Salted,
+    /// Parquet's split block: 256-bit blocks of eight 32-bit words, one
+    /// bit in each (`k = 8`), placed as Apache Parquet's `BloomFilter.md`
+    /// places them, so that for the same 64-bit hashes the bits are
+    /// Parquet's (and Impala's, Kudu's, `sbbf-rs`'s) bit for bit. Fewer
+    /// instructions a key than the salted scheme (its eight bits are made
+    /// in SIMD registers), at a higher false-positive rate for the same
+    /// bits per key ([`bloomlab_core::theory::fpr_split_block`]: 1.25%
+    /// against 0.98% at 10 bits per key).
+    ParquetSplit,
+}
+
+impl BlockScheme {
+    /// Every scheme.
+    pub const ALL: [BlockScheme; 2] =
+        [BlockScheme::Salted, BlockScheme::ParquetSplit];
+
+    /// The name files, `inspect` and results show.
+    pub fn name(self) -> &'static str {
+        match self {
+            BlockScheme::Salted => BLOCK_SCHEME,
+            BlockScheme::ParquetSplit => "parquet-split-block",
+        }
+    }
+
+    /// The scheme of a name ([`BlockScheme::name`]; `salted` and
+    /// `parquet-split` are accepted too).
+    pub fn from_name(name: &str) -> Option<BlockScheme> {
+        match name {
+            BLOCK_SCHEME | "salted" => Some(BlockScheme::Salted),
+            "parquet-split-block" | "parquet-split" => {
+                Some(BlockScheme::ParquetSplit)
+            }
+            _ => None,
+        }
+    }
+
+    /// The block size the scheme uses unless told otherwise.
+    pub fn default_block_bits(self) -> u64 {
+        match self {
+            BlockScheme::Salted => DEFAULT_BLOCK_BITS,
+            BlockScheme::ParquetSplit => SPLIT_BLOCK_BITS,
+        }
+    }
+}
+
+impl std::fmt::Display for BlockScheme {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
 
 /// One cache line; the storage is a vector of them so that a 512-bit
 /// block never straddles two lines.
@@ -97,6 +167,7 @@ pub struct BlockedBloomFilter {
     /// log2 of the block size.
     shift: u32,
     k: u32,
+    scheme: BlockScheme,
     /// The probe loops of this configuration, chosen once (see
     /// `blocked_kernel`).
     kernel: Option<BlockedKernels>,
@@ -116,9 +187,20 @@ impl BlockedBloomFilter {
         Builder::bits(m, k).build_blocked()
     }
 
+    /// A Parquet split-block filter ([`BlockScheme::ParquetSplit`]) for
+    /// `n` items at rate `p`: the fewest 256-bit blocks whose
+    /// false-positive rate by [`bloomlab_core::theory::fpr_split_block`]
+    /// is at most `p`, `k = 8`, hashed with `xxh3-128`.
+    pub fn split_block(n: u64, p: f64) -> Result<BlockedBloomFilter> {
+        Builder::rate(n, p)
+            .block_scheme(BlockScheme::ParquetSplit)
+            .build_blocked()
+    }
+
     /// A filter of at least `m` bits in blocks of `block_bits` (a power of
     /// two from 64 to [`MAX_BLOCK_BITS`]), `k` probes (1 to
-    /// [`MAX_BLOCKED_K`]), keys hashed by `family` with `seed`.
+    /// [`MAX_BLOCKED_K`]), keys hashed by `family` with `seed`, with the
+    /// salted scheme.
     pub fn with_config(
         family: Family,
         seed: i128,
@@ -126,8 +208,22 @@ impl BlockedBloomFilter {
         k: u32,
         block_bits: u64,
     ) -> Result<BlockedBloomFilter> {
+        Self::with_scheme(family, seed, m, k, block_bits, BlockScheme::Salted)
+    }
+
+    /// [`BlockedBloomFilter::with_config`] with the in-block scheme given:
+    /// [`BlockScheme::ParquetSplit`] takes `block_bits = 256`, `k = 8`
+    /// and at most 2^32 blocks.
+    pub fn with_scheme(
+        family: Family,
+        seed: i128,
+        m: u64,
+        k: u32,
+        block_bits: u64,
+        scheme: BlockScheme,
+    ) -> Result<BlockedBloomFilter> {
         let hasher = Hasher::new(family, seed)?;
-        let (blocks, shift) = check_shape(m, k, block_bits)?;
+        let (blocks, shift) = check_shape(m, k, block_bits, scheme)?;
         let words = blocks * (block_bits / 64);
         let lines = usize::try_from(words.div_ceil(8))
             .map_err(|_| Error::invalid("m", m, "too large"))?;
@@ -142,7 +238,8 @@ impl BlockedBloomFilter {
             block_bits,
             shift,
             k,
-            kernel: blocked_kernel::for_config(family, block_bits, k),
+            scheme,
+            kernel: blocked_kernel::for_config(family, block_bits, k, scheme),
         })
     }
 
@@ -154,9 +251,31 @@ impl BlockedBloomFilter {
         block_bits: u64,
         words: &[u64],
     ) -> Result<BlockedBloomFilter> {
+        Self::from_words_with_scheme(
+            family,
+            seed,
+            k,
+            block_bits,
+            BlockScheme::Salted,
+            words,
+        )
+    }
+
+    /// [`BlockedBloomFilter::from_words`] with the in-block scheme given.
+    /// A Parquet split-block filter's words are its bitset's bytes read
+    /// as little-endian `u64`s.
+    pub fn from_words_with_scheme(
+        family: Family,
+        seed: i128,
+        k: u32,
+        block_bits: u64,
+        scheme: BlockScheme,
+        words: &[u64],
+    ) -> Result<BlockedBloomFilter> {
         let m = (words.len() as u64).saturating_mul(64);
-        let mut f =
-            BlockedBloomFilter::with_config(family, seed, m, k, block_bits)?;
+        let mut f = BlockedBloomFilter::with_scheme(
+            family, seed, m, k, block_bits, scheme,
+        )?;
         if f.bits() != m {
             return Err(Error::corrupt(
                 "words",
@@ -207,6 +326,11 @@ impl BlockedBloomFilter {
         self.blocks
     }
 
+    /// How a key's bits are placed in its block.
+    pub fn scheme(&self) -> BlockScheme {
+        self.scheme
+    }
+
     #[inline(always)]
     fn digest(&self, key: &[u8]) -> Digest {
         match self.hasher.family() {
@@ -232,7 +356,12 @@ impl BlockedBloomFilter {
             32 => (d.lo << 32, mix64(d.lo) as u32),
             _ => (d.lo, d.lo as u32),
         };
-        let block = ((u128::from(lo) * u128::from(self.blocks)) >> 64) as u64;
+        let block = match self.scheme {
+            BlockScheme::Salted => {
+                ((u128::from(lo) * u128::from(self.blocks)) >> 64) as u64
+            }
+            BlockScheme::ParquetSplit => split::block_of(lo, self.blocks),
+        };
         (block, h)
     }
 
@@ -240,6 +369,11 @@ impl BlockedBloomFilter {
     pub fn positions<T: Funnel + ?Sized>(&self, key: &T) -> Vec<u64> {
         let (block, h) = key.with_bytes(|b| self.split(self.digest(b)));
         let base = block * self.block_bits;
+        if self.scheme == BlockScheme::ParquetSplit {
+            return (0..SPLIT_K as usize)
+                .map(|i| base + 32 * i as u64 + u64::from(split::bit(h, i)))
+                .collect();
+        }
         BLOCK_SALTS[..self.k as usize]
             .iter()
             .map(|s| base + u64::from(h.wrapping_mul(*s) >> (32 - self.shift)))
@@ -251,7 +385,7 @@ impl BlockedBloomFilter {
     pub fn insert<T: Funnel + ?Sized>(&mut self, key: &T) -> bool {
         match (self.kernel, key.as_le_word()) {
             (Some(kernel), Some(w)) => {
-                (kernel.word.insert)(self.hasher.seed(), &mut self.lines, w)
+                (kernel.word.insert)(self.hasher.seed(), &mut self.lines, self.blocks, w)
             }
             _ => key.with_bytes(|b| self.insert_bytes(b)),
         }
@@ -273,7 +407,7 @@ impl BlockedBloomFilter {
     pub fn add<T: Funnel + ?Sized>(&mut self, key: &T) {
         match (self.kernel, key.as_le_word()) {
             (Some(kernel), Some(w)) => {
-                (kernel.word.add)(self.hasher.seed(), &mut self.lines, w);
+                (kernel.word.add)(self.hasher.seed(), &mut self.lines, self.blocks, w);
             }
             _ => key.with_bytes(|b| self.add_bytes(b)),
         }
@@ -284,7 +418,7 @@ impl BlockedBloomFilter {
     pub fn contains<T: Funnel + ?Sized>(&self, key: &T) -> bool {
         match (self.kernel, key.as_le_word()) {
             (Some(kernel), Some(w)) => {
-                (kernel.word.query)(self.hasher.seed(), &self.lines, w)
+                (kernel.word.query)(self.hasher.seed(), &self.lines, self.blocks, w)
             }
             _ => key.with_bytes(|b| self.contains_bytes(b)),
         }
@@ -297,6 +431,7 @@ impl BlockedBloomFilter {
             return (kernel.bytes.insert)(
                 self.hasher.seed(),
                 &mut self.lines,
+                self.blocks,
                 key,
             );
         }
@@ -309,7 +444,7 @@ impl BlockedBloomFilter {
     #[inline]
     pub fn add_bytes(&mut self, key: &[u8]) {
         if let Some(kernel) = self.kernel {
-            (kernel.bytes.add)(self.hasher.seed(), &mut self.lines, key);
+            (kernel.bytes.add)(self.hasher.seed(), &mut self.lines, self.blocks, key);
             return;
         }
         let d = self.digest(key);
@@ -320,7 +455,7 @@ impl BlockedBloomFilter {
     #[inline]
     pub fn contains_bytes(&self, key: &[u8]) -> bool {
         if let Some(kernel) = self.kernel {
-            return (kernel.bytes.query)(self.hasher.seed(), &self.lines, key);
+            return (kernel.bytes.query)(self.hasher.seed(), &self.lines, self.blocks, key);
         }
         self.contains_digest(self.digest(key))
     }
@@ -328,6 +463,13 @@ impl BlockedBloomFilter {
     #[inline(always)]
     fn insert_digest(&mut self, d: Digest) -> bool {
         let (block, h) = self.split(d);
+        if self.scheme == BlockScheme::ParquetSplit {
+            let (line, o) = split::place(block);
+            return self
+                .lines
+                .get_mut(line)
+                .is_some_and(|l| split::set(&mut l.0, o, h));
+        }
         let salts = &BLOCK_SALTS[..self.k as usize];
         if self.shift == 9 {
             // One cache line: set each bit in place (no mask array on the
@@ -364,6 +506,10 @@ impl BlockedBloomFilter {
     #[inline(always)]
     fn contains_digest(&self, d: Digest) -> bool {
         let (block, h) = self.split(d);
+        if self.scheme == BlockScheme::ParquetSplit {
+            let (line, o) = split::place(block);
+            return self.lines.get(line).is_some_and(|l| split::test(&l.0, o, h));
+        }
         let salts = &BLOCK_SALTS[..self.k as usize];
         if self.shift == 9 {
             let Some(line) = self.lines.get(block as usize) else {
@@ -400,7 +546,7 @@ impl BlockedBloomFilter {
     /// (`build`, `bloomlab-blocked`).
     pub fn insert_many<T: Funnel>(&mut self, keys: &[T]) -> usize {
         if let Some(b) = self.batch::<T>() {
-            return (b.insert)(self.hasher.seed(), &mut self.lines, keys);
+            return (b.insert)(self.hasher.seed(), &mut self.lines, self.blocks, keys);
         }
         let mut count = 0;
         let mut ds = [Digest::default(); BATCH];
@@ -438,7 +584,7 @@ impl BlockedBloomFilter {
     /// ```
     pub fn contains_many<T: Funnel>(&self, keys: &[T], out: &mut [bool]) {
         if let Some(b) = self.batch::<T>() {
-            (b.contains)(self.hasher.seed(), &self.lines, keys, out);
+            (b.contains)(self.hasher.seed(), &self.lines, self.blocks, keys, out);
             return;
         }
         let mut ds = [Digest::default(); BATCH];
@@ -454,7 +600,7 @@ impl BlockedBloomFilter {
 
     /// The batch loops of this configuration, if it has kernels.
     fn batch<T: Funnel>(&self) -> Option<blocked_kernel::Batch<T>> {
-        blocked_kernel::batch(self.family(), self.block_bits, self.k)
+        blocked_kernel::batch(self.family(), self.block_bits, self.k, self.scheme)
     }
 
     /// Number of bits set.
@@ -486,7 +632,8 @@ impl BlockedBloomFilter {
     /// Checks that `other` has the same `m`, `k`, block size, family and
     /// seed.
     pub fn check_compatible(&self, other: &BlockedBloomFilter) -> Result<()> {
-        let pairs: [(&'static str, String, String); 5] = [
+        let pairs: [(&'static str, String, String); 6] = [
+            ("block scheme", self.scheme.to_string(), other.scheme.to_string()),
             ("m", self.bits().to_string(), other.bits().to_string()),
             ("k", self.k.to_string(), other.k.to_string()),
             (
@@ -533,7 +680,31 @@ pub(crate) fn check_shape(
     m: u64,
     k: u32,
     block_bits: u64,
+    scheme: BlockScheme,
 ) -> Result<(u64, u32)> {
+    if scheme == BlockScheme::ParquetSplit {
+        if block_bits != SPLIT_BLOCK_BITS {
+            return Err(Error::invalid(
+                "block bits",
+                block_bits,
+                "the parquet-split-block scheme has 256-bit blocks",
+            ));
+        }
+        if k != SPLIT_K {
+            return Err(Error::invalid(
+                "k",
+                k,
+                "the parquet-split-block scheme sets one bit in each of 8 words: k = 8",
+            ));
+        }
+        if m.div_ceil(block_bits) > MAX_SPLIT_BLOCKS {
+            return Err(Error::invalid(
+                "m",
+                m,
+                "a parquet-split-block filter has at most 2^32 blocks (2^40 bits)",
+            ));
+        }
+    }
     if !(64..=MAX_BLOCK_BITS).contains(&block_bits)
         || !block_bits.is_power_of_two()
     {

@@ -11,26 +11,28 @@
 //! the loop is unrolled. The positions are the generic path's, bit for
 //! bit; the `blocked_kernel_matches_generic` test checks that.
 
-use crate::blocked::{BLOCK_SALTS, Line};
+use crate::blocked::{BLOCK_SALTS, BlockScheme, Line};
+use crate::split;
 use crate::kernel::{
     Kernel, Kernels, ROUND_BATCH, fold128_key, fold128_word, reduce,
     xxh3_64_key, xxh3_64_word, xxh3_128_key, xxh3_128_word,
 };
 use bloomlab_hash::{Family, Funnel};
 
-/// `fn(seed, lines, key)`: whether every probe of `key` is set.
-pub(crate) type QueryFn = fn(u64, &[Line], &[u8]) -> bool;
-/// `fn(seed, lines, key)`: sets the probes; whether any bit changed.
-pub(crate) type InsertFn = fn(u64, &mut [Line], &[u8]) -> bool;
-/// `fn(seed, lines, key)`: sets the probes, without the answer.
-pub(crate) type AddFn = fn(u64, &mut [Line], &[u8]);
+/// `fn(seed, lines, blocks, key)`: whether every probe of `key` is set.
+pub(crate) type QueryFn = fn(u64, &[Line], u64, &[u8]) -> bool;
+/// `fn(seed, lines, blocks, key)`: sets the probes; whether any bit
+/// changed.
+pub(crate) type InsertFn = fn(u64, &mut [Line], u64, &[u8]) -> bool;
+/// `fn(seed, lines, blocks, key)`: sets the probes, without the answer.
+pub(crate) type AddFn = fn(u64, &mut [Line], u64, &[u8]);
 
 /// [`QueryFn`] for a one-word key (see [`crate::kernel::Kernels`]).
-pub(crate) type QueryWordFn = fn(u64, &[Line], u64) -> bool;
+pub(crate) type QueryWordFn = fn(u64, &[Line], u64, u64) -> bool;
 /// [`InsertFn`] for a one-word key.
-pub(crate) type InsertWordFn = fn(u64, &mut [Line], u64) -> bool;
+pub(crate) type InsertWordFn = fn(u64, &mut [Line], u64, u64) -> bool;
 /// [`AddFn`] for a one-word key.
-pub(crate) type AddWordFn = fn(u64, &mut [Line], u64);
+pub(crate) type AddWordFn = fn(u64, &mut [Line], u64, u64);
 
 /// A blocked filter's chosen probe loops, for keys given as bytes and
 /// for one-word keys.
@@ -101,99 +103,172 @@ impl Split for Fold {
     }
 }
 
+/// Where a scheme puts a key's bits, given its split `(lo, h)`: the
+/// block from `lo`, the bits in it from `h`.
+trait Place {
+    /// The line that holds the key's block.
+    fn line(lo: u64, blocks: u64) -> usize;
+    /// Whether every probe is set.
+    fn query<const K: u32>(lines: &[Line], blocks: u64, s: (u64, u32)) -> bool;
+    /// Sets the probes; whether any bit changed.
+    fn insert<const K: u32>(lines: &mut [Line], blocks: u64, s: (u64, u32))
+    -> bool;
+    /// Sets the probes.
+    fn add<const K: u32>(lines: &mut [Line], blocks: u64, s: (u64, u32));
+}
+
+/// [`BlockScheme::Salted`] with one-line (512-bit) blocks.
+struct Salted;
+/// [`BlockScheme::ParquetSplit`] (`K` is always 8).
+struct Parquet;
+
 /// Probe `i`'s bit in a 512-bit line: the top 9 bits of `h · s_i`.
 #[inline(always)]
 fn position(h: u32, i: usize) -> u32 {
     h.wrapping_mul(BLOCK_SALTS[i]) >> 23
 }
 
-/// Whether every probe of the key with split `(lo, h)` is set.
-#[inline(always)]
-fn query<const K: u32>(lines: &[Line], (lo, h): (u64, u32)) -> bool {
-    let block = reduce(lo, lines.len() as u64) as usize;
-    let Some(line) = lines.get(block) else {
-        return false;
-    };
-    // Without branches: the k words are in one line, already fetched.
-    let mut all = 1;
-    for i in 0..K as usize {
-        let p = position(h, i);
-        all &= line.0[(p >> 6) as usize] >> (p & 63);
+impl Place for Salted {
+    #[inline(always)]
+    fn line(lo: u64, blocks: u64) -> usize {
+        reduce(lo, blocks) as usize
     }
-    all & 1 == 1
+
+    #[inline(always)]
+    fn query<const K: u32>(
+        lines: &[Line],
+        blocks: u64,
+        (lo, h): (u64, u32),
+    ) -> bool {
+        let Some(line) = lines.get(Self::line(lo, blocks)) else {
+            return false;
+        };
+        // Without branches: the k words are in one line, already fetched.
+        let mut all = 1;
+        for i in 0..K as usize {
+            let p = position(h, i);
+            all &= line.0[(p >> 6) as usize] >> (p & 63);
+        }
+        all & 1 == 1
+    }
+
+    #[inline(always)]
+    fn insert<const K: u32>(
+        lines: &mut [Line],
+        blocks: u64,
+        (lo, h): (u64, u32),
+    ) -> bool {
+        let Some(line) = lines.get_mut(Self::line(lo, blocks)) else {
+            return false;
+        };
+        let mut changed = 0;
+        for i in 0..K as usize {
+            let p = position(h, i);
+            let w = &mut line.0[(p >> 6) as usize];
+            // `old ^ new`, not `!old & bit`: measured 2-3 ns a key faster.
+            let old = *w;
+            *w = old | 1u64 << (p & 63);
+            changed |= *w ^ old;
+        }
+        changed != 0
+    }
+
+    #[inline(always)]
+    fn add<const K: u32>(lines: &mut [Line], blocks: u64, (lo, h): (u64, u32)) {
+        let Some(line) = lines.get_mut(Self::line(lo, blocks)) else {
+            return;
+        };
+        for i in 0..K as usize {
+            let p = position(h, i);
+            line.0[(p >> 6) as usize] |= 1u64 << (p & 63);
+        }
+    }
 }
 
-/// Sets the probes of the key with split `(lo, h)`; whether any bit
-/// changed.
-#[inline(always)]
-fn insert<const K: u32>(lines: &mut [Line], (lo, h): (u64, u32)) -> bool {
-    let block = reduce(lo, lines.len() as u64) as usize;
-    let Some(line) = lines.get_mut(block) else {
-        return false;
-    };
-    let mut changed = 0;
-    for i in 0..K as usize {
-        let p = position(h, i);
-        let w = &mut line.0[(p >> 6) as usize];
-        // `old ^ new`, not `!old & bit`: measured 2-3 ns a key faster.
-        let old = *w;
-        *w = old | 1u64 << (p & 63);
-        changed |= *w ^ old;
+impl Place for Parquet {
+    #[inline(always)]
+    fn line(lo: u64, blocks: u64) -> usize {
+        split::place(split::block_of(lo, blocks)).0
     }
-    changed != 0
+
+    #[inline(always)]
+    fn query<const K: u32>(
+        lines: &[Line],
+        blocks: u64,
+        (lo, h): (u64, u32),
+    ) -> bool {
+        let (line, o) = split::place(split::block_of(lo, blocks));
+        lines.get(line).is_some_and(|l| split::test(&l.0, o, h))
+    }
+
+    #[inline(always)]
+    fn insert<const K: u32>(
+        lines: &mut [Line],
+        blocks: u64,
+        (lo, h): (u64, u32),
+    ) -> bool {
+        let (line, o) = split::place(split::block_of(lo, blocks));
+        lines.get_mut(line).is_some_and(|l| split::set(&mut l.0, o, h))
+    }
+
+    #[inline(always)]
+    fn add<const K: u32>(lines: &mut [Line], blocks: u64, s: (u64, u32)) {
+        Self::insert::<K>(lines, blocks, s);
+    }
 }
 
-/// Sets the probes of the key with split `(lo, h)`.
-#[inline(always)]
-fn add<const K: u32>(lines: &mut [Line], (lo, h): (u64, u32)) {
-    let block = reduce(lo, lines.len() as u64) as usize;
-    let Some(line) = lines.get_mut(block) else {
-        return;
-    };
-    for i in 0..K as usize {
-        let p = position(h, i);
-        line.0[(p >> 6) as usize] |= 1u64 << (p & 63);
-    }
-}
-
-fn key_query<H: Split, const K: u32>(
+fn key_query<H: Split, P: Place, const K: u32>(
     seed: u64,
     lines: &[Line],
+    blocks: u64,
     key: &[u8],
 ) -> bool {
-    query::<K>(lines, H::split(seed, key))
+    P::query::<K>(lines, blocks, H::split(seed, key))
 }
 
-fn key_insert<H: Split, const K: u32>(
+fn key_insert<H: Split, P: Place, const K: u32>(
     seed: u64,
     lines: &mut [Line],
+    blocks: u64,
     key: &[u8],
 ) -> bool {
-    insert::<K>(lines, H::split(seed, key))
+    P::insert::<K>(lines, blocks, H::split(seed, key))
 }
 
-fn key_add<H: Split, const K: u32>(seed: u64, lines: &mut [Line], key: &[u8]) {
-    add::<K>(lines, H::split(seed, key));
+fn key_add<H: Split, P: Place, const K: u32>(
+    seed: u64,
+    lines: &mut [Line],
+    blocks: u64,
+    key: &[u8],
+) {
+    P::add::<K>(lines, blocks, H::split(seed, key));
 }
 
-fn word_query<H: Split, const K: u32>(
+fn word_query<H: Split, P: Place, const K: u32>(
     seed: u64,
     lines: &[Line],
+    blocks: u64,
     key: u64,
 ) -> bool {
-    query::<K>(lines, H::split_word(seed, key))
+    P::query::<K>(lines, blocks, H::split_word(seed, key))
 }
 
-fn word_insert<H: Split, const K: u32>(
+fn word_insert<H: Split, P: Place, const K: u32>(
     seed: u64,
     lines: &mut [Line],
+    blocks: u64,
     key: u64,
 ) -> bool {
-    insert::<K>(lines, H::split_word(seed, key))
+    P::insert::<K>(lines, blocks, H::split_word(seed, key))
 }
 
-fn word_add<H: Split, const K: u32>(seed: u64, lines: &mut [Line], key: u64) {
-    add::<K>(lines, H::split_word(seed, key));
+fn word_add<H: Split, P: Place, const K: u32>(
+    seed: u64,
+    lines: &mut [Line],
+    blocks: u64,
+    key: u64,
+) {
+    P::add::<K>(lines, blocks, H::split_word(seed, key));
 }
 
 /// The split of `key`, through its one-word form where it has one.
@@ -209,16 +284,16 @@ fn split_key<H: Split, T: Funnel>(seed: u64, key: &T) -> (u64, u32) {
 /// each key's line, so that the batch's misses are in flight together,
 /// not only the few whose queries fit in the core's out-of-order window.
 #[inline(always)]
-fn hash_batch<H: Split, T: Funnel>(
+fn hash_batch<H: Split, P: Place, T: Funnel>(
     seed: u64,
     lines: &[Line],
+    blocks: u64,
     keys: &[T],
     splits: &mut [(u64, u32); ROUND_BATCH],
 ) {
     for (s, key) in splits.iter_mut().zip(keys) {
         *s = split_key::<H, T>(seed, key);
-        let block = reduce(s.0, lines.len() as u64) as usize;
-        if let Some(line) = lines.get(block) {
+        if let Some(line) = lines.get(P::line(s.0, blocks)) {
             bloomlab_core::prefetch(&line.0, 0);
         }
     }
@@ -226,9 +301,10 @@ fn hash_batch<H: Split, T: Funnel>(
 
 /// `contains` for each key into `out`, [`ROUND_BATCH`] keys at a time
 /// ([`hash_batch`], then the tests).
-fn contains_many<H: Split, const K: u32, T: Funnel>(
+fn contains_many<H: Split, P: Place, const K: u32, T: Funnel>(
     seed: u64,
     lines: &[Line],
+    blocks: u64,
     keys: &[T],
     out: &mut [bool],
 ) {
@@ -237,55 +313,74 @@ fn contains_many<H: Split, const K: u32, T: Funnel>(
         keys.chunks(ROUND_BATCH).zip(out.chunks_mut(ROUND_BATCH))
     {
         let n = chunk.len().min(outs.len());
-        hash_batch::<H, T>(seed, lines, &chunk[..n], &mut splits);
+        hash_batch::<H, P, T>(seed, lines, blocks, &chunk[..n], &mut splits);
         for (&s, o) in splits[..n].iter().zip(&mut outs[..n]) {
-            *o = query::<K>(lines, s);
+            *o = P::query::<K>(lines, blocks, s);
         }
     }
 }
 
 /// `insert` of each key, [`ROUND_BATCH`] keys at a time ([`hash_batch`],
 /// then the bits); returns how many inserts changed a bit.
-fn insert_many<H: Split, const K: u32, T: Funnel>(
+fn insert_many<H: Split, P: Place, const K: u32, T: Funnel>(
     seed: u64,
     lines: &mut [Line],
+    blocks: u64,
     keys: &[T],
 ) -> usize {
     let mut splits = [(0u64, 0u32); ROUND_BATCH];
     let mut changed = 0;
     for chunk in keys.chunks(ROUND_BATCH) {
-        hash_batch::<H, T>(seed, lines, chunk, &mut splits);
+        hash_batch::<H, P, T>(seed, lines, blocks, chunk, &mut splits);
         for &s in &splits[..chunk.len()] {
-            changed += usize::from(insert::<K>(lines, s));
+            changed += usize::from(P::insert::<K>(lines, blocks, s));
         }
     }
     changed
 }
 
 /// A blocked filter's batch loops for keys of type `T`, monomorphic in
-/// the hash and `k` as the kernels are.
+/// the hash, the scheme and `k` as the kernels are.
 pub(crate) struct Batch<T> {
-    /// `fn(seed, lines, keys, out)`: `contains` of each key into `out`.
-    pub(crate) contains: fn(u64, &[Line], &[T], &mut [bool]),
-    /// `fn(seed, lines, keys)`: `insert` of each key; how many changed
-    /// a bit.
-    pub(crate) insert: fn(u64, &mut [Line], &[T]) -> usize,
+    /// `fn(seed, lines, blocks, keys, out)`: `contains` of each key into
+    /// `out`.
+    pub(crate) contains: fn(u64, &[Line], u64, &[T], &mut [bool]),
+    /// `fn(seed, lines, blocks, keys)`: `insert` of each key; how many
+    /// changed a bit.
+    pub(crate) insert: fn(u64, &mut [Line], u64, &[T]) -> usize,
 }
 
-/// [`Batch`] of hash `H` for `k` up to 16.
+/// [`Batch`] of hash `H` and the salted scheme, for `k` up to 16.
 fn batch_by_k<H: Split, T: Funnel>(k: u32) -> Option<Batch<T>> {
     macro_rules! arms {
         ($($n:literal)*) => {
             match k {
-                $($n => Some(Batch {
-                    contains: contains_many::<H, $n, T>,
-                    insert: insert_many::<H, $n, T>,
-                }),)*
+                $($n => Some(batch_of::<H, Salted, $n, T>()),)*
                 _ => None,
             }
         };
     }
     arms!(1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16)
+}
+
+fn batch_of<H: Split, P: Place, const K: u32, T: Funnel>() -> Batch<T> {
+    Batch {
+        contains: contains_many::<H, P, K, T>,
+        insert: insert_many::<H, P, K, T>,
+    }
+}
+
+/// [`Batch`] of hash `H` for a filter of this shape and scheme.
+fn batch_for<H: Split, T: Funnel>(
+    block_bits: u64,
+    k: u32,
+    scheme: BlockScheme,
+) -> Option<Batch<T>> {
+    match scheme {
+        BlockScheme::Salted if block_bits == 512 => batch_by_k::<H, T>(k),
+        BlockScheme::ParquetSplit => Some(batch_of::<H, Parquet, 8, T>()),
+        BlockScheme::Salted => None,
+    }
 }
 
 /// The batch loops of a blocked filter, for the configurations that have
@@ -294,61 +389,71 @@ pub(crate) fn batch<T: Funnel>(
     family: Family,
     block_bits: u64,
     k: u32,
+    scheme: BlockScheme,
 ) -> Option<Batch<T>> {
-    if block_bits != 512 {
-        return None;
-    }
     match family {
-        Family::Xxh3_64 => batch_by_k::<X64, T>(k),
-        Family::Xxh3_128 => batch_by_k::<X128, T>(k),
-        Family::Fold128 => batch_by_k::<Fold, T>(k),
+        Family::Xxh3_64 => batch_for::<X64, T>(block_bits, k, scheme),
+        Family::Xxh3_128 => batch_for::<X128, T>(block_bits, k, scheme),
+        Family::Fold128 => batch_for::<Fold, T>(block_bits, k, scheme),
         _ => None,
     }
 }
 
-/// Both kernels of hash `H` and `k = K`.
-fn kernels<H: Split, const K: u32>() -> BlockedKernels {
+/// Both kernels of hash `H`, scheme `P` and `k = K`.
+fn kernels<H: Split, P: Place, const K: u32>() -> BlockedKernels {
     Kernels {
         bytes: Kernel {
-            query: key_query::<H, K>,
-            insert: key_insert::<H, K>,
-            add: key_add::<H, K>,
+            query: key_query::<H, P, K>,
+            insert: key_insert::<H, P, K>,
+            add: key_add::<H, P, K>,
         },
         word: Kernel {
-            query: word_query::<H, K>,
-            insert: word_insert::<H, K>,
-            add: word_add::<H, K>,
+            query: word_query::<H, P, K>,
+            insert: word_insert::<H, P, K>,
+            add: word_add::<H, P, K>,
         },
     }
 }
 
-/// `Some(kernels::<H, k>())` for `k` up to 16, else `None`.
+/// `Some(kernels::<H, Salted, k>())` for `k` up to 16, else `None`.
 macro_rules! by_k {
     ($k:expr, $h:ty) => {
         by_k!(@arms $k, $h; 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16)
     };
     (@arms $k:expr, $h:ty; $($n:literal)*) => {
         match $k {
-            $($n => Some(kernels::<$h, $n>()),)*
+            $($n => Some(kernels::<$h, Salted, $n>()),)*
             _ => None,
         }
     };
 }
 
-/// The kernels of a blocked filter, if its configuration has them:
-/// blocks of one line, an XXH3 family and `k` up to 16.
+/// The kernels of hash `H` for a filter of this shape and scheme.
+fn kernels_for<H: Split>(
+    block_bits: u64,
+    k: u32,
+    scheme: BlockScheme,
+) -> Option<BlockedKernels> {
+    match scheme {
+        BlockScheme::Salted if block_bits == 512 => by_k!(k, H),
+        BlockScheme::ParquetSplit => Some(kernels::<H, Parquet, 8>()),
+        BlockScheme::Salted => None,
+    }
+}
+
+/// The kernels of a blocked filter, if its configuration has them: an
+/// XXH3 or fold family, and blocks of one line with `k` up to 16 (salted
+/// scheme) or Parquet's split blocks.
 pub(crate) fn for_config(
     family: Family,
     block_bits: u64,
     k: u32,
+    scheme: BlockScheme,
 ) -> Option<BlockedKernels> {
-    if block_bits != 512 {
-        return None;
-    }
     match family {
-        Family::Xxh3_64 => by_k!(k, X64),
-        Family::Xxh3_128 => by_k!(k, X128),
-        Family::Fold128 => by_k!(k, Fold),
+        Family::Xxh3_64 => kernels_for::<X64>(block_bits, k, scheme),
+        Family::Xxh3_128 => kernels_for::<X128>(block_bits, k, scheme),
+        Family::Fold128 => kernels_for::<Fold>(block_bits, k, scheme),
         _ => None,
     }
 }

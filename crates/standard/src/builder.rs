@@ -3,9 +3,10 @@
 use bloomlab_core::sizing::GuavaSizing;
 use bloomlab_hash::{Family, Reduction, Strategy};
 
-use crate::blocked::DEFAULT_BLOCK_BITS;
+use crate::split::{SPLIT_BLOCK_BITS, SPLIT_K};
 use crate::{
-    AtomicBloomFilter, BlockedBloomFilter, BloomFilter, Config, Error, Result,
+    AtomicBloomFilter, BlockScheme, BlockedBloomFilter, BloomFilter, Config,
+    Error, Result,
 };
 
 /// How a filter is sized.
@@ -72,7 +73,9 @@ impl Size {
 pub struct Builder {
     config: Config,
     size: Size,
-    block_bits: u64,
+    /// `None`: the scheme's own ([`BlockScheme::default_block_bits`]).
+    block_bits: Option<u64>,
+    scheme: BlockScheme,
 }
 
 impl Builder {
@@ -91,7 +94,8 @@ impl Builder {
         Builder {
             config: Config::default(),
             size,
-            block_bits: DEFAULT_BLOCK_BITS,
+            block_bits: None,
+            scheme: BlockScheme::Salted,
         }
     }
 
@@ -126,9 +130,17 @@ impl Builder {
     }
 
     /// Sets the block size of a blocked filter (a power of two, at least
-    /// 64; default 512).
+    /// 64; default 512, or 256 for [`BlockScheme::ParquetSplit`], which
+    /// takes no other).
     pub fn block_bits(mut self, block_bits: u64) -> Builder {
-        self.block_bits = block_bits;
+        self.block_bits = Some(block_bits);
+        self
+    }
+
+    /// Sets how a blocked filter places a key's bits in its block
+    /// (default [`BlockScheme::Salted`]).
+    pub fn block_scheme(mut self, scheme: BlockScheme) -> Builder {
+        self.scheme = scheme;
         self
     }
 
@@ -143,18 +155,61 @@ impl Builder {
         Ok(AtomicBloomFilter::from(self.build()?))
     }
 
-    /// Builds the cache-blocked filter. With [`Size::Rate`], `m` is
-    /// Guava's rounded up to whole blocks and `k` is Guava's; the blocked
-    /// layout then has a somewhat higher false-positive rate than the
-    /// classic one (see [`BlockedBloomFilter`]).
+    /// Builds the cache-blocked filter. With [`Size::Rate`] and the
+    /// salted scheme, `m` is Guava's rounded up to whole blocks and `k` is
+    /// Guava's; the blocked layout then has a somewhat higher
+    /// false-positive rate than the classic one (see
+    /// [`BlockedBloomFilter`]). With [`Size::Rate`] and
+    /// [`BlockScheme::ParquetSplit`], `k` is 8 and the filter has the
+    /// fewest blocks whose rate by
+    /// [`bloomlab_core::theory::fpr_split_block`] is at most `p`.
     pub fn build_blocked(self) -> Result<BlockedBloomFilter> {
-        let (m, k) = self.size.resolve()?;
-        BlockedBloomFilter::with_config(
+        let block_bits =
+            self.block_bits.unwrap_or(self.scheme.default_block_bits());
+        let (m, k) = match (self.scheme, self.size) {
+            (BlockScheme::ParquetSplit, Size::Rate { n, p }) => {
+                (split_bits(n, p)?, SPLIT_K)
+            }
+            (_, size) => size.resolve()?,
+        };
+        BlockedBloomFilter::with_scheme(
             self.config.family,
             self.config.seed,
             m,
             k,
-            self.block_bits,
+            block_bits,
+            self.scheme,
         )
     }
+}
+
+/// The bits of the fewest 256-bit split blocks whose false-positive rate
+/// for `n` items is at most `p` (`n = 0` is treated as 1, as Guava does).
+fn split_bits(n: u64, p: f64) -> Result<u64> {
+    use bloomlab_core::theory::fpr_split_block;
+    if !(p > 0.0 && p < 1.0) {
+        return Err(Error::invalid("p", p, "must be in (0, 1)"));
+    }
+    let n = n.max(1);
+    let rate = |blocks: u64| {
+        fpr_split_block(blocks * SPLIT_BLOCK_BITS, n, SPLIT_BLOCK_BITS, SPLIT_K)
+    };
+    // The rate falls as blocks are added; double from 4 bits an item
+    // (a rate near 15%), then bisect.
+    let (mut lo, mut hi) = (0u64, n.div_ceil(64).min(crate::MAX_SPLIT_BLOCKS));
+    while rate(hi)? > p {
+        lo = hi;
+        hi = hi.checked_mul(2).filter(|&b| b <= crate::MAX_SPLIT_BLOCKS).ok_or_else(
+            || Error::invalid("p", p, "needs more than 2^32 split blocks for this n"),
+        )?;
+    }
+    while hi - lo > 1 {
+        let mid = lo + (hi - lo) / 2;
+        if rate(mid)? > p {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    Ok(hi * SPLIT_BLOCK_BITS)
 }

@@ -87,16 +87,18 @@ mod error;
 pub mod guava;
 mod kernel;
 mod native;
+mod split;
 
 pub use atomic::AtomicBloomFilter;
 pub use blocked::{
-    BLOCK_SALTS, BLOCK_SCHEME, BlockedBloomFilter, DEFAULT_BLOCK_BITS,
-    MAX_BLOCK_BITS, MAX_BLOCKED_K,
+    BLOCK_SALTS, BLOCK_SCHEME, BlockScheme, BlockedBloomFilter,
+    DEFAULT_BLOCK_BITS, MAX_BLOCK_BITS, MAX_BLOCKED_K,
 };
 pub use builder::{Builder, Size};
 pub use classic::BloomFilter;
 pub use config::{Config, MsHash, Probes};
 pub use error::{Error, Result};
+pub use split::{MAX_SPLIT_BLOCKS, PARQUET_SALTS, SPLIT_BLOCK_BITS, SPLIT_K};
 pub use kernel::{
     Fold128Start, MsStart, StartFn, Xxh3x64Start, Xxh3x128Start,
 };

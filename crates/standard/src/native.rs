@@ -7,7 +7,7 @@ use bloomlab_core::framing::{Reader, Writer, checksum};
 use bloomlab_core::{BitArray, Filter, theory};
 use bloomlab_hash::{Family, Reduction, Strategy};
 
-use crate::blocked::BLOCK_SCHEME;
+use crate::blocked::BlockScheme;
 use crate::{BlockedBloomFilter, BloomFilter, Config, Error, Result, guava};
 
 /// The first 8 bytes of a native file.
@@ -168,7 +168,7 @@ impl StandardFilter {
             }
             StandardFilter::Blocked(b) => (
                 b.family().name(),
-                BLOCK_SCHEME,
+                b.scheme().name(),
                 Reduction::MultiplyShift.name(),
                 b.seed(),
                 Some(b.block_bits()),
@@ -354,7 +354,7 @@ pub fn write_native<W: Write>(f: &StandardFilter, out: W) -> Result<()> {
             w.u8(VARIANT_BLOCKED)?;
             w.u8(0)?;
             w.name(b.family().name())?;
-            w.name(BLOCK_SCHEME)?;
+            w.name(b.scheme().name())?;
             w.name(Reduction::MultiplyShift.name())?;
             w.u64(b.seed())?;
             w.u64(b.bits())?;
@@ -456,13 +456,20 @@ pub fn read_native(bytes: &[u8]) -> Result<StandardFilter> {
             )?))
         }
         _ => {
-            if strategy_name != BLOCK_SCHEME
-                || reduction != Reduction::MultiplyShift
-            {
+            let scheme = BlockScheme::from_name(strategy_name)
+                .filter(|s| s.name() == strategy_name)
+                .ok_or_else(|| {
+                    Error::corrupt(
+                        "strategy",
+                        strategy_name,
+                        "a blocked filter uses blocked-salted-multiply or parquet-split-block",
+                    )
+                })?;
+            if reduction != Reduction::MultiplyShift {
                 return Err(Error::corrupt(
-                    "strategy",
-                    strategy_name,
-                    "a blocked filter uses blocked-salted-multiply",
+                    "reduction",
+                    reduction.name(),
+                    "a blocked filter uses multiply-shift",
                 ));
             }
             if words.checked_mul(64) != Some(m) {
@@ -472,8 +479,8 @@ pub fn read_native(bytes: &[u8]) -> Result<StandardFilter> {
                     "does not match m",
                 ));
             }
-            let b = BlockedBloomFilter::from_words(
-                family, seed, k, block_bits, &data,
+            let b = BlockedBloomFilter::from_words_with_scheme(
+                family, seed, k, block_bits, scheme, &data,
             )?;
             Ok(StandardFilter::Blocked(b))
         }

@@ -10,9 +10,13 @@
 
 use bloomlab_core::Filter;
 use bloomlab_core::stats::clopper_pearson;
-use bloomlab_core::theory::{BlockInner, fpr_blocked, fpr_exact};
+use bloomlab_core::theory::{
+    BlockInner, fpr_blocked, fpr_exact, fpr_split_block,
+};
 use bloomlab_hash::Family;
-use bloomlab_standard::{BlockedBloomFilter, BloomFilter, Builder, Config};
+use bloomlab_standard::{
+    BlockScheme, BlockedBloomFilter, BloomFilter, Builder, Config,
+};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -75,6 +79,22 @@ fn blocked_matches_the_blocked_formula() {
         )
         .unwrap();
         check(&format!("blocked p={p}"), hits, formula);
+    }
+}
+
+/// Parquet's split blocks, sized by their own formula, hashed by XXH3-64
+/// as `sbbf-rs-safe` is in the bench.
+#[test]
+fn split_block_matches_the_split_block_formula() {
+    for (p, seed) in [(0.01, 13), (0.001, 14)] {
+        let mut f = Builder::rate(N, p)
+            .family(Family::Xxh3_64)
+            .block_scheme(BlockScheme::ParquetSplit)
+            .build_blocked()
+            .unwrap();
+        let hits = measure(&mut f, seed);
+        let formula = fpr_split_block(f.bits(), N, 256, 8).unwrap();
+        check(&format!("split block p={p}"), hits, formula);
     }
 }
 

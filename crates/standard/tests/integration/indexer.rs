@@ -1,5 +1,5 @@
 use bloomlab_hash::{Family, Indexer, Reduction, Strategy};
-use bloomlab_standard::{BlockedBloomFilter, BloomFilter, Config};
+use bloomlab_standard::{BlockScheme, BlockedBloomFilter, BloomFilter, Config};
 
 /// Every family × strategy × reduction the indexer accepts: the filter's
 /// positions (fast paths included) equal `Indexer::indices`, and its
@@ -88,7 +88,7 @@ fn ms_configs(families: &[Family]) -> Vec<(Config, u32)> {
 
 /// Empty blocked filters of `bits` bits for `families`, one-line
 /// (512-bit) blocks and smaller ones, seeds 0 and not, each `k` from 1
-/// to one past the kernels'.
+/// to one past the kernels', and Parquet split-block filters.
 fn blocked_shapes(families: &[Family], bits: u64) -> Vec<BlockedBloomFilter> {
     let mut out = Vec::new();
     for &family in families {
@@ -102,6 +102,23 @@ fn blocked_shapes(families: &[Family], bits: u64) -> Vec<BlockedBloomFilter> {
                         .unwrap(),
                     );
                 }
+            }
+        }
+        // Parquet's split blocks, an even and an odd number of them (the
+        // last line half used).
+        for seed in [0i128, 12_345] {
+            for m in [bits, bits + 256] {
+                out.push(
+                    BlockedBloomFilter::with_scheme(
+                        family,
+                        seed,
+                        m,
+                        8,
+                        256,
+                        BlockScheme::ParquetSplit,
+                    )
+                    .unwrap(),
+                );
             }
         }
     }

@@ -19,3 +19,5 @@ mod indexer;
 mod format;
 // Property tests: no false negatives, unions, round trips, corruption.
 mod props;
+// Parquet's split-block scheme: sbbf-rs-safe's bits, sizing, files.
+mod split;
