@@ -523,6 +523,7 @@ pub const SUITES: &[Suite] = &[
             "bloomfilter",
             "bloomlab-guava",
             "bloomlab-blocked",
+            "bloomlab-split",
             "sbbf-rs-safe",
             "bloomlab-contains-many",
             "bloomlab-blocked-contains-many",
@@ -575,6 +576,13 @@ pub const SUITES: &[Suite] = &[
             Ratio {
                 num: Operand::Measured("sbbf-rs-safe"),
                 den: Operand::Measured("bloomlab-blocked"),
+                target: Target::AtLeast(1.0),
+                ops: STD_OPS,
+                sizes: &[],
+            },
+            Ratio {
+                num: Operand::Measured("sbbf-rs-safe"),
+                den: Operand::Measured("bloomlab-split"),
                 target: Target::AtLeast(1.0),
                 ops: STD_OPS,
                 sizes: &[],

@@ -25,6 +25,12 @@
 //!   hashes, and is given xxh3-64's; bloomlab-blocked keeps its default
 //!   xxh3-128, which its kernel ran no slower than xxh3-64: 14.4 against
 //!   15.2 ns a query at 1e6, same run, 2026-11-24);
+//! * `bloomlab-split`: `BlockedBloomFilter` with Parquet's split blocks
+//!   (`BlockScheme::ParquetSplit`: 256-bit blocks, one bit in each of
+//!   eight 32-bit words, k = 8) at 10 bits/key, hashed by xxh3-64: the
+//!   layout, hash and bits of `sbbf-rs-safe` above, so the same
+//!   false-positive rate, with the eight bits made in SSE2 (safe
+//!   `safe_arch` wrappers) where sbbf uses AVX2 through `unsafe`;
 //! * `bloomlab-guava`: the Guava preset (murmur3, MITZ_64, modulo), to
 //!   compare with Guava's own figures (put ≈ 200 ns, mightContain ≈ 100 ns
 //!   at 1e6; ≈ 500 / 300 ns at 1e7); its inserts use the answer, as
@@ -41,7 +47,8 @@ use std::time::Duration;
 
 use bloomlab_hash::{Family, Strategy};
 use bloomlab_standard::{
-    AtomicBloomFilter, BlockedBloomFilter, BloomFilter, Builder, guava,
+    AtomicBloomFilter, BlockScheme, BlockedBloomFilter, BloomFilter, Builder,
+    guava,
 };
 use criterion::measurement::WallTime;
 use criterion::{
@@ -299,6 +306,16 @@ fn standard(c: &mut Criterion) {
         let bits = (BLOCKED_BITS_PER_KEY * n) as u64;
         let new = || BlockedBloomFilter::with_bits(bits, 7).unwrap();
         run(c, label, "bloomlab-blocked", new, m, o);
+        // Parquet's split blocks, hashed as sbbf-rs-safe is given keys:
+        // the same bits as sbbf's (a test checks it).
+        let new = || {
+            Builder::bits(bits, 8)
+                .family(Family::Xxh3_64)
+                .block_scheme(BlockScheme::ParquetSplit)
+                .build_blocked()
+                .unwrap()
+        };
+        run(c, label, "bloomlab-split", new, m, o);
         let new = || Sbbf(sbbf_rs_safe::Filter::new(BLOCKED_BITS_PER_KEY, n));
         run(c, label, "sbbf-rs-safe", new, m, o);
         if n == 10_000_000 {

@@ -1034,9 +1034,14 @@ pub fn fpr_blocked_binomial(
 ///
 /// Domain: `m ≥ 1`, `1 ≤ k ≤` [`MAX_EXACT_K`], `k` dividing `B`,
 /// `1 ≤ B ≤ m`, `n·B/m ≤ 1e10`.
-pub fn fpr_split_block(m: u64, n: u64, block_bits: u64, k: u32) -> Result<f64> {
+pub fn fpr_split_block(
+    m: u64,
+    n: u64,
+    block_bits: u64,
+    k: u32,
+) -> Result<f64> {
     check_blocked(m, k, block_bits)?;
-    if block_bits % u64::from(k) != 0 {
+    if !block_bits.is_multiple_of(u64::from(k)) {
         return Err(invalid(
             "k",
             k,

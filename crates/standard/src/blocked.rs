@@ -4,9 +4,9 @@ use bloomlab_core::{Filter, theory};
 use bloomlab_hash::strategy::mix64;
 use bloomlab_hash::{Digest, Family, Funnel, Hasher};
 
-use crate::blocked_kernel::{self, BlockedKernels};
+use crate::blocked_kernel::{self, BlockedKernels, SplitFast};
 use crate::classic::BATCH;
-use crate::split::{self, MAX_SPLIT_BLOCKS, SPLIT_BLOCK_BITS, SPLIT_K};
+use crate::split::{self, MAX_SPLIT_BLOCKS, SPLIT_BLOCK_BITS, SPLIT_K, Simd};
 use crate::{Builder, Error, Result};
 
 /// Default block size: one 64-byte cache line.
@@ -168,6 +168,10 @@ pub struct BlockedBloomFilter {
     shift: u32,
     k: u32,
     scheme: BlockScheme,
+    /// The inline path of one-word keys of a split-block filter.
+    split_fast: Option<SplitFast>,
+    /// AVX2, if the CPU has it (split blocks).
+    simd: Simd,
     /// The probe loops of this configuration, chosen once (see
     /// `blocked_kernel`).
     kernel: Option<BlockedKernels>,
@@ -239,6 +243,8 @@ impl BlockedBloomFilter {
             shift,
             k,
             scheme,
+            split_fast: SplitFast::of(family, hasher.seed(), scheme),
+            simd: Simd::detect(),
             kernel: blocked_kernel::for_config(family, block_bits, k, scheme),
         })
     }
@@ -383,12 +389,28 @@ impl BlockedBloomFilter {
     /// Inserts a typed key; returns whether any bit changed.
     #[inline]
     pub fn insert<T: Funnel + ?Sized>(&mut self, key: &T) -> bool {
-        match (self.kernel, key.as_le_word()) {
-            (Some(kernel), Some(w)) => {
-                (kernel.word.insert)(self.hasher.seed(), &mut self.lines, self.blocks, w)
+        if let Some(w) = key.as_le_word() {
+            let seed = self.hasher.seed();
+            if let Some(fast) = self.split_fast {
+                return blocked_kernel::split_insert(
+                    fast,
+                    self.simd,
+                    seed,
+                    &mut self.lines,
+                    self.blocks,
+                    w,
+                );
             }
-            _ => key.with_bytes(|b| self.insert_bytes(b)),
+            if let Some(kernel) = self.kernel {
+                return (kernel.word.insert)(
+                    seed,
+                    &mut self.lines,
+                    self.blocks,
+                    w,
+                );
+            }
         }
+        self.insert_other(key)
     }
 
     /// Inserts a typed key without telling whether any bit changed: the
@@ -405,23 +427,61 @@ impl BlockedBloomFilter {
     /// ```
     #[inline]
     pub fn add<T: Funnel + ?Sized>(&mut self, key: &T) {
-        match (self.kernel, key.as_le_word()) {
-            (Some(kernel), Some(w)) => {
-                (kernel.word.add)(self.hasher.seed(), &mut self.lines, self.blocks, w);
+        if let Some(w) = key.as_le_word() {
+            let seed = self.hasher.seed();
+            if let Some(fast) = self.split_fast {
+                blocked_kernel::split_insert(
+                    fast,
+                    self.simd,
+                    seed,
+                    &mut self.lines,
+                    self.blocks,
+                    w,
+                );
+                return;
             }
-            _ => key.with_bytes(|b| self.add_bytes(b)),
+            if let Some(kernel) = self.kernel {
+                (kernel.word.add)(seed, &mut self.lines, self.blocks, w);
+                return;
+            }
         }
+        self.insert_other(key);
     }
 
     /// Whether a typed key may have been inserted.
     #[inline]
     pub fn contains<T: Funnel + ?Sized>(&self, key: &T) -> bool {
-        match (self.kernel, key.as_le_word()) {
-            (Some(kernel), Some(w)) => {
-                (kernel.word.query)(self.hasher.seed(), &self.lines, self.blocks, w)
+        if let Some(w) = key.as_le_word() {
+            let seed = self.hasher.seed();
+            if let Some(fast) = self.split_fast {
+                return blocked_kernel::split_query(
+                    fast,
+                    self.simd,
+                    seed,
+                    &self.lines,
+                    self.blocks,
+                    w,
+                );
             }
-            _ => key.with_bytes(|b| self.contains_bytes(b)),
+            if let Some(kernel) = self.kernel {
+                return (kernel.word.query)(seed, &self.lines, self.blocks, w);
+            }
         }
+        self.contains_other(key)
+    }
+
+    /// `insert` of a key without a one-word kernel, out of line so that
+    /// the one-word paths stay small enough to inline into callers.
+    #[inline(never)]
+    fn insert_other<T: Funnel + ?Sized>(&mut self, key: &T) -> bool {
+        key.with_bytes(|b| self.insert_bytes(b))
+    }
+
+    /// `contains` of a key without a one-word kernel (see
+    /// [`Self::insert_other`]).
+    #[inline(never)]
+    fn contains_other<T: Funnel + ?Sized>(&self, key: &T) -> bool {
+        key.with_bytes(|b| self.contains_bytes(b))
     }
 
     /// Inserts a key given as bytes; returns whether any bit changed.
@@ -444,7 +504,12 @@ impl BlockedBloomFilter {
     #[inline]
     pub fn add_bytes(&mut self, key: &[u8]) {
         if let Some(kernel) = self.kernel {
-            (kernel.bytes.add)(self.hasher.seed(), &mut self.lines, self.blocks, key);
+            (kernel.bytes.add)(
+                self.hasher.seed(),
+                &mut self.lines,
+                self.blocks,
+                key,
+            );
             return;
         }
         let d = self.digest(key);
@@ -455,7 +520,12 @@ impl BlockedBloomFilter {
     #[inline]
     pub fn contains_bytes(&self, key: &[u8]) -> bool {
         if let Some(kernel) = self.kernel {
-            return (kernel.bytes.query)(self.hasher.seed(), &self.lines, self.blocks, key);
+            return (kernel.bytes.query)(
+                self.hasher.seed(),
+                &self.lines,
+                self.blocks,
+                key,
+            );
         }
         self.contains_digest(self.digest(key))
     }
@@ -508,7 +578,10 @@ impl BlockedBloomFilter {
         let (block, h) = self.split(d);
         if self.scheme == BlockScheme::ParquetSplit {
             let (line, o) = split::place(block);
-            return self.lines.get(line).is_some_and(|l| split::test(&l.0, o, h));
+            return self
+                .lines
+                .get(line)
+                .is_some_and(|l| split::test(&l.0, o, h));
         }
         let salts = &BLOCK_SALTS[..self.k as usize];
         if self.shift == 9 {
@@ -546,7 +619,12 @@ impl BlockedBloomFilter {
     /// (`build`, `bloomlab-blocked`).
     pub fn insert_many<T: Funnel>(&mut self, keys: &[T]) -> usize {
         if let Some(b) = self.batch::<T>() {
-            return (b.insert)(self.hasher.seed(), &mut self.lines, self.blocks, keys);
+            return (b.insert)(
+                self.hasher.seed(),
+                &mut self.lines,
+                self.blocks,
+                keys,
+            );
         }
         let mut count = 0;
         let mut ds = [Digest::default(); BATCH];
@@ -584,7 +662,13 @@ impl BlockedBloomFilter {
     /// ```
     pub fn contains_many<T: Funnel>(&self, keys: &[T], out: &mut [bool]) {
         if let Some(b) = self.batch::<T>() {
-            (b.contains)(self.hasher.seed(), &self.lines, self.blocks, keys, out);
+            (b.contains)(
+                self.hasher.seed(),
+                &self.lines,
+                self.blocks,
+                keys,
+                out,
+            );
             return;
         }
         let mut ds = [Digest::default(); BATCH];
@@ -600,7 +684,12 @@ impl BlockedBloomFilter {
 
     /// The batch loops of this configuration, if it has kernels.
     fn batch<T: Funnel>(&self) -> Option<blocked_kernel::Batch<T>> {
-        blocked_kernel::batch(self.family(), self.block_bits, self.k, self.scheme)
+        blocked_kernel::batch(
+            self.family(),
+            self.block_bits,
+            self.k,
+            self.scheme,
+        )
     }
 
     /// Number of bits set.
@@ -633,7 +722,11 @@ impl BlockedBloomFilter {
     /// seed.
     pub fn check_compatible(&self, other: &BlockedBloomFilter) -> Result<()> {
         let pairs: [(&'static str, String, String); 6] = [
-            ("block scheme", self.scheme.to_string(), other.scheme.to_string()),
+            (
+                "block scheme",
+                self.scheme.to_string(),
+                other.scheme.to_string(),
+            ),
             ("m", self.bits().to_string(), other.bits().to_string()),
             ("k", self.k.to_string(), other.k.to_string()),
             (

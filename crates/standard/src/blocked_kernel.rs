@@ -12,11 +12,11 @@
 //! bit; the `blocked_kernel_matches_generic` test checks that.
 
 use crate::blocked::{BLOCK_SALTS, BlockScheme, Line};
-use crate::split;
 use crate::kernel::{
     Kernel, Kernels, ROUND_BATCH, fold128_key, fold128_word, reduce,
     xxh3_64_key, xxh3_64_word, xxh3_128_key, xxh3_128_word,
 };
+use crate::split::{self, Simd};
 use bloomlab_hash::{Family, Funnel};
 
 /// `fn(seed, lines, blocks, key)`: whether every probe of `key` is set.
@@ -109,10 +109,14 @@ trait Place {
     /// The line that holds the key's block.
     fn line(lo: u64, blocks: u64) -> usize;
     /// Whether every probe is set.
-    fn query<const K: u32>(lines: &[Line], blocks: u64, s: (u64, u32)) -> bool;
-    /// Sets the probes; whether any bit changed.
-    fn insert<const K: u32>(lines: &mut [Line], blocks: u64, s: (u64, u32))
+    fn query<const K: u32>(lines: &[Line], blocks: u64, s: (u64, u32))
     -> bool;
+    /// Sets the probes; whether any bit changed.
+    fn insert<const K: u32>(
+        lines: &mut [Line],
+        blocks: u64,
+        s: (u64, u32),
+    ) -> bool;
     /// Sets the probes.
     fn add<const K: u32>(lines: &mut [Line], blocks: u64, s: (u64, u32));
 }
@@ -174,7 +178,11 @@ impl Place for Salted {
     }
 
     #[inline(always)]
-    fn add<const K: u32>(lines: &mut [Line], blocks: u64, (lo, h): (u64, u32)) {
+    fn add<const K: u32>(
+        lines: &mut [Line],
+        blocks: u64,
+        (lo, h): (u64, u32),
+    ) {
         let Some(line) = lines.get_mut(Self::line(lo, blocks)) else {
             return;
         };
@@ -455,5 +463,146 @@ pub(crate) fn for_config(
         Family::Xxh3_128 => kernels_for::<X128>(block_bits, k, scheme),
         Family::Fold128 => kernels_for::<Fold>(block_bits, k, scheme),
         _ => None,
+    }
+}
+
+/// The hash of a Parquet split-block filter whose one-word keys are
+/// handled inline ([`split_query`], [`split_insert`]) rather than called
+/// through the kernel's pointer: the whole AVX2 query is about 35
+/// instructions, and each variant here is compiled on its own, without
+/// branches on the family or the seed and without a call that would
+/// make it save registers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum SplitFast {
+    /// XXH3-64 without a seed.
+    X64Unseeded,
+    X64,
+    X128,
+    Fold,
+}
+
+impl SplitFast {
+    /// The fast path of a filter, if it has one.
+    pub(crate) fn of(
+        family: Family,
+        seed: u64,
+        scheme: BlockScheme,
+    ) -> Option<SplitFast> {
+        if scheme != BlockScheme::ParquetSplit {
+            return None;
+        }
+        match family {
+            Family::Xxh3_64 if seed == 0 => Some(SplitFast::X64Unseeded),
+            Family::Xxh3_64 => Some(SplitFast::X64),
+            Family::Xxh3_128 => Some(SplitFast::X128),
+            Family::Fold128 => Some(SplitFast::Fold),
+            _ => None,
+        }
+    }
+}
+
+/// The split of one-word `key` by hash `H`, and its `(line, word)`.
+#[inline(always)]
+fn split_place<H: Split>(
+    seed: u64,
+    blocks: u64,
+    key: u64,
+) -> (usize, usize, u32) {
+    let (lo, h) = H::split_word(seed, key);
+    let (line, o) = split::place(split::block_of(lo, blocks));
+    (line, o, h)
+}
+
+/// `split_word` of XXH3-64 with seed 0, without the test for it.
+struct X64Unseeded;
+
+impl Split for X64Unseeded {
+    #[inline(always)]
+    fn split(_: u64, key: &[u8]) -> (u64, u32) {
+        let h = xxhash_rust::xxh3::xxh3_64(key);
+        (h, h as u32)
+    }
+
+    #[inline(always)]
+    fn split_word(_: u64, key: u64) -> (u64, u32) {
+        Self::split(0, &key.to_le_bytes())
+    }
+}
+
+#[inline(always)]
+fn query_word<H: Split>(
+    simd: Simd,
+    seed: u64,
+    lines: &[Line],
+    blocks: u64,
+    key: u64,
+) -> bool {
+    simd.run(
+        lines,
+        #[inline(always)]
+        |avx, lines| {
+            let (line, o, h) = split_place::<H>(seed, blocks, key);
+            lines.get(line).is_some_and(|l| avx.test(&l.0, o, h))
+        },
+        |lines| Parquet::query::<8>(lines, blocks, H::split_word(seed, key)),
+    )
+}
+
+#[inline(always)]
+fn insert_word<H: Split>(
+    simd: Simd,
+    seed: u64,
+    lines: &mut [Line],
+    blocks: u64,
+    key: u64,
+) -> bool {
+    simd.run(
+        lines,
+        #[inline(always)]
+        |avx, lines| {
+            let (line, o, h) = split_place::<H>(seed, blocks, key);
+            lines.get_mut(line).is_some_and(|l| avx.set(&mut l.0, o, h))
+        },
+        |lines| Parquet::insert::<8>(lines, blocks, H::split_word(seed, key)),
+    )
+}
+
+/// Whether every bit of one-word `key` is set.
+#[inline(always)]
+pub(crate) fn split_query(
+    fast: SplitFast,
+    simd: Simd,
+    seed: u64,
+    lines: &[Line],
+    blocks: u64,
+    key: u64,
+) -> bool {
+    match fast {
+        SplitFast::X64Unseeded => {
+            query_word::<X64Unseeded>(simd, seed, lines, blocks, key)
+        }
+        SplitFast::X64 => query_word::<X64>(simd, seed, lines, blocks, key),
+        SplitFast::X128 => query_word::<X128>(simd, seed, lines, blocks, key),
+        SplitFast::Fold => query_word::<Fold>(simd, seed, lines, blocks, key),
+    }
+}
+
+/// Sets the bits of one-word `key`; whether any changed.
+#[inline(always)]
+pub(crate) fn split_insert(
+    fast: SplitFast,
+    simd: Simd,
+    seed: u64,
+    lines: &mut [Line],
+    blocks: u64,
+    key: u64,
+) -> bool {
+    match fast {
+        SplitFast::X64Unseeded => {
+            insert_word::<X64Unseeded>(simd, seed, lines, blocks, key)
+        }
+        SplitFast::X64 => insert_word::<X64>(simd, seed, lines, blocks, key),
+        SplitFast::X128 => insert_word::<X128>(simd, seed, lines, blocks, key),
+        SplitFast::Fold => insert_word::<Fold>(simd, seed, lines, blocks, key),
     }
 }

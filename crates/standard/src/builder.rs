@@ -192,16 +192,28 @@ fn split_bits(n: u64, p: f64) -> Result<u64> {
     }
     let n = n.max(1);
     let rate = |blocks: u64| {
-        fpr_split_block(blocks * SPLIT_BLOCK_BITS, n, SPLIT_BLOCK_BITS, SPLIT_K)
+        fpr_split_block(
+            blocks * SPLIT_BLOCK_BITS,
+            n,
+            SPLIT_BLOCK_BITS,
+            SPLIT_K,
+        )
     };
     // The rate falls as blocks are added; double from 4 bits an item
     // (a rate near 15%), then bisect.
     let (mut lo, mut hi) = (0u64, n.div_ceil(64).min(crate::MAX_SPLIT_BLOCKS));
     while rate(hi)? > p {
         lo = hi;
-        hi = hi.checked_mul(2).filter(|&b| b <= crate::MAX_SPLIT_BLOCKS).ok_or_else(
-            || Error::invalid("p", p, "needs more than 2^32 split blocks for this n"),
-        )?;
+        hi = hi
+            .checked_mul(2)
+            .filter(|&b| b <= crate::MAX_SPLIT_BLOCKS)
+            .ok_or_else(|| {
+                Error::invalid(
+                    "p",
+                    p,
+                    "needs more than 2^32 split blocks for this n",
+                )
+            })?;
     }
     while hi - lo > 1 {
         let mid = lo + (hi - lo) / 2;

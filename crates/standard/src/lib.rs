@@ -98,7 +98,6 @@ pub use builder::{Builder, Size};
 pub use classic::BloomFilter;
 pub use config::{Config, MsHash, Probes};
 pub use error::{Error, Result};
-pub use split::{MAX_SPLIT_BLOCKS, PARQUET_SALTS, SPLIT_BLOCK_BITS, SPLIT_K};
 pub use kernel::{
     Fold128Start, MsStart, StartFn, Xxh3x64Start, Xxh3x128Start,
 };
@@ -106,3 +105,4 @@ pub use native::{
     Format, Info, Loaded, MAGIC, StandardFilter, VERSION, read_any,
     read_native, write_native,
 };
+pub use split::{MAX_SPLIT_BLOCKS, PARQUET_SALTS, SPLIT_BLOCK_BITS, SPLIT_K};

@@ -1,5 +1,7 @@
 use bloomlab_hash::{Family, Indexer, Reduction, Strategy};
-use bloomlab_standard::{BlockScheme, BlockedBloomFilter, BloomFilter, Config};
+use bloomlab_standard::{
+    BlockScheme, BlockedBloomFilter, BloomFilter, Config,
+};
 
 /// Every family × strategy × reduction the indexer accepts: the filter's
 /// positions (fast paths included) equal `Indexer::indices`, and its

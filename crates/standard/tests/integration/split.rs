@@ -3,7 +3,6 @@
 //! Bloom filter) for the same 64-bit hashes, on every path that sets
 //! bits; sizing, errors, files and compatibility.
 
-use bloomlab_core::Filter;
 use bloomlab_core::theory::fpr_split_block;
 use bloomlab_hash::Family;
 use bloomlab_standard::{
@@ -22,7 +21,10 @@ fn keys(n: usize, seed: u64) -> Vec<u64> {
 
 /// A split-block filter of `family` with sbbf's block count for `n` keys
 /// at 10 bits a key, and that sbbf filter.
-fn pair(family: Family, n: usize) -> (BlockedBloomFilter, sbbf_rs_safe::Filter) {
+fn pair(
+    family: Family,
+    n: usize,
+) -> (BlockedBloomFilter, sbbf_rs_safe::Filter) {
     let s = sbbf_rs_safe::Filter::new(10, n);
     let m = s.as_bytes().len() as u64 * 8;
     let f = Builder::bits(m, 8)
@@ -91,7 +93,10 @@ fn xxh64_generic_path_sets_sbbfs_bits() {
     }
     assert_eq!(bytes(&f), s.as_bytes());
     for k in keys(20_000, 12) {
-        assert_eq!(f.contains(&k), s.contains_hash(xxh64(&k.to_le_bytes(), 0)));
+        assert_eq!(
+            f.contains(&k),
+            s.contains_hash(xxh64(&k.to_le_bytes(), 0))
+        );
     }
     // Positions name the bits: one in each 32-bit word of one block.
     let p = f.positions(&ks[0]);
@@ -110,7 +115,10 @@ fn sized_by_the_split_block_formula() {
         let rate = |m| fpr_split_block(m, n, 256, 8).unwrap();
         assert!(rate(f.bits()) <= p, "n = {n}, p = {p}");
         if f.bits() > 256 {
-            assert!(rate(f.bits() - 256) > p, "n = {n}, p = {p}: not the fewest");
+            assert!(
+                rate(f.bits() - 256) > p,
+                "n = {n}, p = {p}: not the fewest"
+            );
         }
         assert_eq!((f.hash_count(), f.block_bits()), (8, 256));
     }
@@ -134,7 +142,9 @@ fn bad_shapes_are_typed_errors() {
         ((1u64 << 40) + 1, 8, 256, "m"),
     ] {
         match split(m, k, b) {
-            Err(Error::InvalidParameter { name, .. }) => assert_eq!(name, field),
+            Err(Error::InvalidParameter { name, .. }) => {
+                assert_eq!(name, field)
+            }
             other => panic!("m={m} k={k} B={b}: {other:?}"),
         }
     }
