@@ -540,12 +540,24 @@ fn query_word<H: Split>(
     simd.run(
         lines,
         #[inline(always)]
-        |avx, lines| {
+        move |avx, lines| {
             let (line, o, h) = split_place::<H>(seed, blocks, key);
             lines.get(line).is_some_and(|l| avx.test(&l.0, o, h))
         },
-        |lines| Parquet::query::<8>(lines, blocks, H::split_word(seed, key)),
+        move |lines| query_word_sse2::<H>(seed, lines, blocks, key),
     )
+}
+
+/// The query without AVX2, out of line: the AVX2 path is the one kept
+/// small enough to inline.
+#[inline(never)]
+fn query_word_sse2<H: Split>(
+    seed: u64,
+    lines: &[Line],
+    blocks: u64,
+    key: u64,
+) -> bool {
+    Parquet::query::<8>(lines, blocks, H::split_word(seed, key))
 }
 
 #[inline(always)]
@@ -559,12 +571,23 @@ fn insert_word<H: Split>(
     simd.run(
         lines,
         #[inline(always)]
-        |avx, lines| {
+        move |avx, lines| {
             let (line, o, h) = split_place::<H>(seed, blocks, key);
             lines.get_mut(line).is_some_and(|l| avx.set(&mut l.0, o, h))
         },
-        |lines| Parquet::insert::<8>(lines, blocks, H::split_word(seed, key)),
+        move |lines| insert_word_sse2::<H>(seed, lines, blocks, key),
     )
+}
+
+/// The insert without AVX2, out of line (see [`query_word_sse2`]).
+#[inline(never)]
+fn insert_word_sse2<H: Split>(
+    seed: u64,
+    lines: &mut [Line],
+    blocks: u64,
+    key: u64,
+) -> bool {
+    Parquet::insert::<8>(lines, blocks, H::split_word(seed, key))
 }
 
 /// Whether every bit of one-word `key` is set.
