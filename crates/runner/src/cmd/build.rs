@@ -16,7 +16,7 @@ use bloomlab_scalable::{
     ScalableBloomFilter,
 };
 use bloomlab_standard::{
-    Builder, Config, Format, Size, StandardFilter, guava,
+    BlockScheme, Builder, Config, Format, Size, StandardFilter, guava,
 };
 use serde_json::json;
 
@@ -67,6 +67,12 @@ pub(crate) struct Args {
     /// Block size in bits of a blocked filter (a power of two >= 64).
     #[arg(long)]
     block_bits: Option<u64>,
+    /// How a blocked filter places a key's bits in its block:
+    /// blocked-salted-multiply (salted, the default) or
+    /// parquet-split-block (parquet-split: Parquet's split blocks, 256
+    /// bits, k = 8, sized by their own formula).
+    #[arg(long)]
+    block_scheme: Option<String>,
     /// Layer layout of a scalable filter without a preset: standard,
     /// partitioned or blocked (default: the library's, blocked).
     #[arg(long)]
@@ -286,8 +292,11 @@ fn build_in_redis(
 /// file build given the same flags, without allocating the filter.
 fn redis_spec(args: &Args) -> Result<Spec> {
     let variant = args.variant();
-    if args.block_bits.is_some() {
-        bail!("--block-bits is for blocked filters, not stored in Redis");
+    if args.block_bits.is_some() || args.block_scheme.is_some() {
+        bail!(
+            "--block-bits and --block-scheme are for blocked filters, not \
+             stored in Redis"
+        );
     }
     refuse_scalable_flags(args)?;
     match args.preset.as_deref() {
@@ -414,6 +423,18 @@ fn make_filter(args: &Args) -> Result<AnyFilter> {
     if let Some(bits) = args.block_bits {
         b = b.block_bits(bits);
     }
+    if let Some(name) = &args.block_scheme {
+        if args.variant() != "blocked" {
+            bail!("--block-scheme is for blocked filters");
+        }
+        let scheme = BlockScheme::from_name(name).ok_or_else(|| {
+            anyhow!(
+                "unknown --block-scheme {name:?}; known: {}",
+                BlockScheme::ALL.map(BlockScheme::name).join(", ")
+            )
+        })?;
+        b = b.block_scheme(scheme);
+    }
     let filter: StandardFilter = match args.variant() {
         "standard" => b.build()?.into(),
         "blocked" => {
@@ -435,8 +456,8 @@ fn make_filter(args: &Args) -> Result<AnyFilter> {
 
 /// `--variant partitioned` without a preset: k slices of m/k bits.
 fn partitioned(args: &Args) -> Result<AnyFilter> {
-    if args.block_bits.is_some() {
-        bail!("--block-bits is for blocked filters");
+    if args.block_bits.is_some() || args.block_scheme.is_some() {
+        bail!("--block-bits and --block-scheme are for blocked filters");
     }
     let mut config = PartitionedConfig::default();
     if let Some(f) = &args.family {
@@ -470,8 +491,8 @@ fn partitioned(args: &Args) -> Result<AnyFilter> {
 
 /// `--variant counting`: `m` counters of `--counter-bits` bits.
 fn counting(args: &Args) -> Result<AnyFilter> {
-    if args.block_bits.is_some() {
-        bail!("--block-bits is for blocked filters");
+    if args.block_bits.is_some() || args.block_scheme.is_some() {
+        bail!("--block-bits and --block-scheme are for blocked filters");
     }
     let mut b = match size(args)? {
         Size::Rate { n, p } => CountingBloomFilter::builder(n, p),
@@ -498,6 +519,7 @@ fn scalable(args: &Args, preset: Option<&str>) -> Result<AnyFilter> {
         ("--reduction", args.reduction.is_some()),
         ("--seed", args.seed.is_some()),
         ("--block-bits", args.block_bits.is_some()),
+        ("--block-scheme", args.block_scheme.is_some()),
         ("--m", args.m.is_some()),
         ("--k", args.k.is_some()),
     ]

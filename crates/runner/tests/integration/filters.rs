@@ -850,3 +850,50 @@ fn scalable_layout_growth_tightening_through_the_cli() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `--block-scheme parquet-split-block`: Parquet's split blocks (k = 8,
+/// 256-bit blocks), kept in the file and shown by `inspect`; a scheme
+/// the build does not know, or one given to another variant, is one
+/// clear error.
+#[test]
+fn blocked_split_scheme_round_trips() {
+    let dir = scratch("split-scheme");
+    let items = dir.join("items.txt");
+    let keys: Vec<String> = (0..500).map(|i| format!("key-{i}")).collect();
+    std::fs::write(&items, keys.join("\n")).unwrap();
+    let out = dir.join("split.bin");
+    let build = |variant: &str, scheme: &str| {
+        bloomlab()
+            .args(["build", "--variant", variant, "--n", "500", "--p", "0.01"])
+            .args(["--block-scheme", scheme, "--input"])
+            .arg(&items)
+            .arg("--out")
+            .arg(&out)
+            .assert()
+    };
+    build("blocked", "parquet-split-block").success();
+    let info = &json_lines(&["inspect", out.to_str().unwrap(), "--json"])[0];
+    assert_eq!(info["variant"], "blocked");
+    assert_eq!(info["strategy"], "parquet-split-block");
+    assert_eq!(info["k"].as_u64(), Some(8));
+    assert_eq!(info["m"].as_u64().map(|m| m % 256), Some(0));
+    let answers = json_lines(&[
+        "query",
+        "--filter",
+        out.to_str().unwrap(),
+        "--input",
+        items.to_str().unwrap(),
+        "--json",
+    ]);
+    assert_eq!(answers.len(), 500);
+    assert!(answers.iter().all(|a| a["result"] == true));
+    let before = std::fs::read(&out).unwrap();
+    let err = build("blocked", "nope").failure();
+    let text = String::from_utf8_lossy(&err.get_output().stderr).into_owned();
+    assert!(text.contains("parquet-split-block"), "{text}");
+    let err = build("standard", "parquet-split").failure();
+    let text = String::from_utf8_lossy(&err.get_output().stderr).into_owned();
+    assert!(text.contains("--block-scheme is for blocked filters"), "{text}");
+    assert_eq!(std::fs::read(&out).unwrap(), before);
+    let _ = std::fs::remove_dir_all(&dir);
+}
