@@ -29,8 +29,8 @@
 //!   (`BlockScheme::ParquetSplit`: 256-bit blocks, one bit in each of
 //!   eight 32-bit words, k = 8) at 10 bits/key, hashed by xxh3-64: the
 //!   layout, hash and bits of `sbbf-rs-safe` above, so the same
-//!   false-positive rate, with the eight bits made in SSE2 (safe
-//!   `safe_arch` wrappers) where sbbf uses AVX2 through `unsafe`;
+//!   false-positive rate, with the eight bits made in AVX2 chosen at
+//!   run time through `pulp`'s safe tokens, where sbbf uses `unsafe`;
 //! * `bloomlab-guava`: the Guava preset (murmur3, MITZ_64, modulo), to
 //!   compare with Guava's own figures (put ≈ 200 ns, mightContain ≈ 100 ns
 //!   at 1e6; ≈ 500 / 300 ns at 1e7); its inserts use the answer, as

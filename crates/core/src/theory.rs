@@ -969,16 +969,25 @@ pub fn fpr_blocked(
     if n == 0 {
         return Ok(0.0);
     }
+    let weights = poisson_block_loads(m, n, block_bits)?;
+    blocked_mixture(&weights, block_bits, k, inner)
+}
+
+/// The `Poisson(λ = n·B/m)` weights of a block's load, cut as
+/// [`fpr_blocked`] says.
+fn poisson_block_loads(
+    m: u64,
+    n: u64,
+    block_bits: u64,
+) -> Result<Vec<(u64, f64)>> {
     let lambda = n as f64 * (block_bits as f64 / m as f64);
     check_block_load(n, lambda)?;
-    let mode = lambda.floor() as u64;
-    let weights = unimodal_weights(
-        mode,
+    Ok(unimodal_weights(
+        lambda.floor() as u64,
         u64::MAX,
         |i| lambda / (i as f64 + 1.0),
         |i| i as f64 / lambda,
-    );
-    blocked_mixture(&weights, block_bits, k, inner)
+    ))
 }
 
 /// [`fpr_blocked`] with the exact `Binomial(n, B/m)` block load instead of
@@ -1051,16 +1060,8 @@ pub fn fpr_split_block(
     if n == 0 {
         return Ok(0.0);
     }
-    let lambda = n as f64 * (block_bits as f64 / m as f64);
-    check_block_load(n, lambda)?;
     let word = block_bits / u64::from(k);
-    let weights = unimodal_weights(
-        lambda.floor() as u64,
-        u64::MAX,
-        |i| lambda / (i as f64 + 1.0),
-        |i| i as f64 / lambda,
-    );
-    Ok(weights
+    Ok(poisson_block_loads(m, n, block_bits)?
         .iter()
         .map(|&(i, w)| {
             w * (-ln_empty(word, i as f64).exp_m1()).powf(f64::from(k))

@@ -427,25 +427,21 @@ impl BlockedBloomFilter {
     /// ```
     #[inline]
     pub fn add<T: Funnel + ?Sized>(&mut self, key: &T) {
-        if let Some(w) = key.as_le_word() {
-            let seed = self.hasher.seed();
-            if let Some(fast) = self.split_fast {
-                blocked_kernel::split_insert(
-                    fast,
-                    self.simd,
-                    seed,
-                    &mut self.lines,
-                    self.blocks,
-                    w,
-                );
-                return;
-            }
-            if let Some(kernel) = self.kernel {
-                (kernel.word.add)(seed, &mut self.lines, self.blocks, w);
-                return;
-            }
+        if self.split_fast.is_some() {
+            // A split block's bits are one OR whose answer costs nothing.
+            self.insert(key);
+            return;
         }
-        self.insert_other(key);
+        if let (Some(kernel), Some(w)) = (self.kernel, key.as_le_word()) {
+            (kernel.word.add)(
+                self.hasher.seed(),
+                &mut self.lines,
+                self.blocks,
+                w,
+            );
+            return;
+        }
+        self.add_other(key);
     }
 
     /// Whether a typed key may have been inserted.
@@ -475,6 +471,13 @@ impl BlockedBloomFilter {
     #[inline(never)]
     fn insert_other<T: Funnel + ?Sized>(&mut self, key: &T) -> bool {
         key.with_bytes(|b| self.insert_bytes(b))
+    }
+
+    /// `add` of a key without a one-word kernel (see
+    /// [`Self::insert_other`]).
+    #[inline(never)]
+    fn add_other<T: Funnel + ?Sized>(&mut self, key: &T) {
+        key.with_bytes(|b| self.add_bytes(b));
     }
 
     /// `contains` of a key without a one-word kernel (see

@@ -102,11 +102,15 @@ proptest! {
 
     #[test]
     fn corrupt_or_truncated_input_never_panics(
-        blocked in any::<bool>(), guava in any::<bool>(),
+        blocked in any::<bool>(), guava in any::<bool>(), split in any::<bool>(),
         edits in prop::collection::vec((any::<prop::sample::Index>(), any::<u8>()), 1..4),
         cut in any::<prop::sample::Index>(),
     ) {
-        let f: StandardFilter = if blocked {
+        let f: StandardFilter = if blocked && split {
+            let mut b = BlockedBloomFilter::split_block(40, 0.01).unwrap();
+            b.insert("x");
+            b.into()
+        } else if blocked {
             BlockedBloomFilter::with_bits(1024, 4).unwrap().into()
         } else {
             let mut g = bloomlab_standard::guava::create(
