@@ -92,7 +92,16 @@ impl std::fmt::Display for BlockScheme {
 
 /// One cache line; the storage is a vector of them so that a 512-bit
 /// block never straddles two lines.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Default,
+    bytemuck::Pod,
+    bytemuck::Zeroable,
+)]
 #[repr(C, align(64))]
 pub(crate) struct Line(pub(crate) [u64; 8]);
 
@@ -392,13 +401,12 @@ impl BlockedBloomFilter {
         if let Some(w) = key.as_le_word() {
             let seed = self.hasher.seed();
             if let Some(fast) = self.split_fast {
-                return blocked_kernel::split_insert(
-                    fast,
-                    self.simd,
-                    seed,
+                return (fast.insert)(
                     &mut self.lines,
+                    seed,
                     self.blocks,
                     w,
+                    self.simd,
                 );
             }
             if let Some(kernel) = self.kernel {
@@ -450,13 +458,12 @@ impl BlockedBloomFilter {
         if let Some(w) = key.as_le_word() {
             let seed = self.hasher.seed();
             if let Some(fast) = self.split_fast {
-                return blocked_kernel::split_query(
-                    fast,
-                    self.simd,
-                    seed,
+                return (fast.query)(
                     &self.lines,
+                    seed,
                     self.blocks,
                     w,
+                    self.simd,
                 );
             }
             if let Some(kernel) = self.kernel {

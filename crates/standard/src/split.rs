@@ -255,25 +255,22 @@ impl Avx2 {
         v.avx2._mm256_sllv_epi32(v.avx._mm256_set1_epi32(1), x)
     }
 
-    /// [`test`] in AVX2.
+    /// Whether every bit of `h` is set in `block` (one split block, four
+    /// words): [`test`] in AVX2.
     #[inline(always)]
-    pub(crate) fn test(self, w: &[u64; 8], o: usize, h: u32) -> bool {
-        let o = o & 4;
-        let block: core::arch::x86_64::__m256i =
-            pulp::cast([w[o], w[o + 1], w[o + 2], w[o + 3]]);
-        self.0.avx._mm256_testc_si256(block, self.mask(h)) != 0
+    pub(crate) fn test(self, block: &[u64; 4], h: u32) -> bool {
+        let b: core::arch::x86_64::__m256i = pulp::cast(*block);
+        self.0.avx._mm256_testc_si256(b, self.mask(h)) != 0
     }
 
-    /// [`set`] in AVX2.
+    /// Sets the bits of `h` in `block`; whether any changed: [`set`] in
+    /// AVX2.
     #[inline(always)]
-    pub(crate) fn set(self, w: &mut [u64; 8], o: usize, h: u32) -> bool {
-        let o = o & 4;
-        let block: core::arch::x86_64::__m256i =
-            pulp::cast([w[o], w[o + 1], w[o + 2], w[o + 3]]);
+    pub(crate) fn set(self, block: &mut [u64; 4], h: u32) -> bool {
+        let b: core::arch::x86_64::__m256i = pulp::cast(*block);
         let m = self.mask(h);
-        let had = self.0.avx._mm256_testc_si256(block, m) != 0;
-        let new: [u64; 4] = pulp::cast(self.0.avx2._mm256_or_si256(block, m));
-        w[o..o + 4].copy_from_slice(&new);
+        let had = self.0.avx._mm256_testc_si256(b, m) != 0;
+        *block = pulp::cast(self.0.avx2._mm256_or_si256(b, m));
         !had
     }
 }
@@ -281,12 +278,18 @@ impl Avx2 {
 // Never called: `Simd::run` gives a token only on x86-64.
 #[cfg(not(target_arch = "x86_64"))]
 impl Avx2 {
-    pub(crate) fn test(self, w: &[u64; 8], o: usize, h: u32) -> bool {
-        test_scalar(w, o, h)
+    pub(crate) fn test(self, block: &[u64; 4], h: u32) -> bool {
+        let mut w = [0; 8];
+        w[..4].copy_from_slice(block);
+        test_scalar(&w, 0, h)
     }
 
-    pub(crate) fn set(self, w: &mut [u64; 8], o: usize, h: u32) -> bool {
-        set_scalar(w, o, h)
+    pub(crate) fn set(self, block: &mut [u64; 4], h: u32) -> bool {
+        let mut w = [0; 8];
+        w[..4].copy_from_slice(block);
+        let changed = set_scalar(&mut w, 0, h);
+        block.copy_from_slice(&w[..4]);
+        changed
     }
 }
 
@@ -334,9 +337,12 @@ mod tests {
             assert_eq!(test(&v, o, h), test_scalar(&s, o, h), "h = {h:#x}");
             let mut a = v;
             if let Some(avx) = avx2() {
-                assert_eq!(avx.test(&a, o, h), test_scalar(&s, o, h));
+                let half = |w: &[u64; 8]| [w[o], w[o + 1], w[o + 2], w[o + 3]];
+                assert_eq!(avx.test(&half(&a), h), test_scalar(&s, o, h));
                 let mut b = s;
-                assert_eq!(avx.set(&mut a, o, h), set_scalar(&mut b, o, h));
+                let mut block = half(&a);
+                assert_eq!(avx.set(&mut block, h), set_scalar(&mut b, o, h));
+                a[o..o + 4].copy_from_slice(&block);
                 assert_eq!(a, b, "h = {h:#x}");
             }
             assert_eq!(set(&mut v, o, h), set_scalar(&mut s, o, h));
