@@ -1,5 +1,5 @@
-//! [`Words`]: the 64-bit words of a filter's bits or counters, in huge
-//! pages when the array is large.
+//! [`Words`]: the 64-bit words (or 64-byte lines) of a filter's bits or
+//! counters, in huge pages when the array is large.
 //!
 //! A filter larger than the CPU caches pays for each probe twice: the
 //! cache miss, and, with 4 KiB pages, a TLB miss and a page walk (a 48 MB
@@ -9,66 +9,74 @@
 //! pages where it can (transparent huge pages in `always` or `madvise`
 //! mode). Measured at n = 1e7 (a 48 MB 4-bit counting filter), queries
 //! took about 8% less time in `benches/benches/counting.rs` (members 82
-//! to 75 ns a key) and about 20% less in a plain loop. Elsewhere, below
+//! to 75 ns a key) and about 20% less in a plain loop; a plain loop over
+//! a 12.5 MB split-block filter (one 32-byte block a key, as
+//! `BlockedBloomFilter` keeps its lines here) queried in 14–18 ns a key
+//! against 17–25 with small pages (2026-11-24, alternated in one
+//! process on a noisy host). Elsewhere, below
 //! the threshold, or if the mapping is refused, the words are a `Vec`.
 //! Either way the contents, and everything computed from them, are the
 //! same.
 
 use std::hash::{Hash, Hasher};
+
+use bytemuck::Pod;
 use std::ops::{Deref, DerefMut};
 
 /// Arrays at least this large are placed in huge pages (on Linux): two
 /// huge pages, below which the TLB already covers the array.
 pub const HUGE_PAGE_MIN_BYTES: usize = 4 << 20;
 
-/// A fixed-length array of `u64` words, zeroed at creation, that derefs
-/// to `[u64]`.
+/// A fixed-length array of `u64` words (or of another plain-data element
+/// `T`, such as a blocked filter's 64-byte lines), zeroed at creation,
+/// that derefs to `[T]`.
 ///
 /// ```
 /// use bloomlab_core::Words;
 ///
-/// let mut w = Words::zeroed(3).unwrap();
+/// let mut w: Words = Words::zeroed(3).unwrap();
 /// w[1] = 7;
 /// assert_eq!(&w[..], &[0, 7, 0]);
 /// assert_eq!(w.into_vec(), vec![0, 7, 0]);
 /// ```
-pub struct Words {
-    inner: Inner,
+pub struct Words<T: Pod = u64> {
+    inner: Inner<T>,
 }
 
-enum Inner {
-    Heap(Vec<u64>),
-    /// A page-aligned anonymous mapping of whole words.
+enum Inner<T> {
+    Heap(Vec<T>),
+    /// A page-aligned anonymous mapping of whole elements.
     #[cfg(target_os = "linux")]
     Huge(memmap2::MmapMut),
 }
 
-impl Words {
-    /// `len` zeroed words; `None` if the memory cannot be had.
-    pub fn zeroed(len: usize) -> Option<Words> {
+impl<T: Pod> Words<T> {
+    /// `len` zeroed elements; `None` if the memory cannot be had.
+    pub fn zeroed(len: usize) -> Option<Words<T>> {
         #[cfg(target_os = "linux")]
-        if let Some(map) = huge_map(len) {
+        if let Some(map) = huge_map::<T>(len) {
             // An anonymous mapping is zero-filled.
             return Some(Words { inner: Inner::Huge(map) });
         }
         let mut v = Vec::new();
         v.try_reserve_exact(len).ok()?;
-        v.resize(len, 0);
+        v.resize(len, T::zeroed());
         Some(Words { inner: Inner::Heap(v) })
     }
 
-    /// The words of `v` (copied into huge pages if it is large enough).
-    pub fn from_vec(v: Vec<u64>) -> Words {
+    /// The elements of `v` (copied into huge pages if it is large
+    /// enough).
+    pub fn from_vec(v: Vec<T>) -> Words<T> {
         #[cfg(target_os = "linux")]
-        if let Some(mut map) = huge_map(v.len()) {
+        if let Some(mut map) = huge_map::<T>(v.len()) {
             map.copy_from_slice(bytemuck::cast_slice(&v));
             return Words { inner: Inner::Huge(map) };
         }
         Words { inner: Inner::Heap(v) }
     }
 
-    /// The words as a `Vec`.
-    pub fn into_vec(self) -> Vec<u64> {
+    /// The elements as a `Vec`.
+    pub fn into_vec(self) -> Vec<T> {
         match self.inner {
             Inner::Heap(v) => v,
             #[cfg(target_os = "linux")]
@@ -87,11 +95,11 @@ impl Words {
     }
 }
 
-/// An anonymous mapping of `len` words advised for huge pages, if `len`
-/// is large enough and the kernel agrees.
+/// An anonymous mapping of `len` elements advised for huge pages, if
+/// `len` is large enough and the kernel agrees.
 #[cfg(target_os = "linux")]
-fn huge_map(len: usize) -> Option<memmap2::MmapMut> {
-    let bytes = len.checked_mul(8)?;
+fn huge_map<T: Pod>(len: usize) -> Option<memmap2::MmapMut> {
+    let bytes = len.checked_mul(size_of::<T>())?;
     if bytes < HUGE_PAGE_MIN_BYTES {
         return None;
     }
@@ -99,17 +107,18 @@ fn huge_map(len: usize) -> Option<memmap2::MmapMut> {
     // Advice the kernel may decline (THP `never`): the mapping still
     // works, with small pages.
     let _ = map.advise(memmap2::Advice::HugePage);
-    // A mapping is page-aligned, so this holds; checked once here so that
-    // `deref` may rely on it.
-    bytemuck::try_cast_slice::<u8, u64>(&map).ok()?;
+    // A mapping is page-aligned (and `T`'s alignment, at most 64 here,
+    // divides a page), so this holds; checked once here so that `deref`
+    // may rely on it.
+    bytemuck::try_cast_slice::<u8, T>(&map).ok()?;
     Some(map)
 }
 
-impl Deref for Words {
-    type Target = [u64];
+impl<T: Pod> Deref for Words<T> {
+    type Target = [T];
 
     #[inline]
-    fn deref(&self) -> &[u64] {
+    fn deref(&self) -> &[T] {
         match &self.inner {
             Inner::Heap(v) => v,
             // Cannot fail: checked in `huge_map`.
@@ -119,9 +128,9 @@ impl Deref for Words {
     }
 }
 
-impl DerefMut for Words {
+impl<T: Pod> DerefMut for Words<T> {
     #[inline]
-    fn deref_mut(&mut self) -> &mut [u64] {
+    fn deref_mut(&mut self) -> &mut [T] {
         match &mut self.inner {
             Inner::Heap(v) => v,
             #[cfg(target_os = "linux")]
@@ -130,8 +139,8 @@ impl DerefMut for Words {
     }
 }
 
-impl Clone for Words {
-    fn clone(&self) -> Words {
+impl<T: Pod> Clone for Words<T> {
+    fn clone(&self) -> Words<T> {
         match &self.inner {
             Inner::Heap(v) => Words { inner: Inner::Heap(v.clone()) },
             #[cfg(target_os = "linux")]
@@ -140,37 +149,37 @@ impl Clone for Words {
     }
 }
 
-impl PartialEq for Words {
-    fn eq(&self, other: &Words) -> bool {
+impl<T: Pod + PartialEq> PartialEq for Words<T> {
+    fn eq(&self, other: &Words<T>) -> bool {
         self[..] == other[..]
     }
 }
 
-impl Eq for Words {}
+impl<T: Pod + Eq> Eq for Words<T> {}
 
-impl Hash for Words {
+impl<T: Pod + Hash> Hash for Words<T> {
     fn hash<H: Hasher>(&self, state: &mut H) {
         self[..].hash(state);
     }
 }
 
-impl std::fmt::Debug for Words {
+impl<T: Pod + std::fmt::Debug> std::fmt::Debug for Words<T> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_list().entries(self.iter()).finish()
     }
 }
 
-impl<'a> IntoIterator for &'a Words {
-    type Item = &'a u64;
-    type IntoIter = std::slice::Iter<'a, u64>;
+impl<'a, T: Pod> IntoIterator for &'a Words<T> {
+    type Item = &'a T;
+    type IntoIter = std::slice::Iter<'a, T>;
 
     fn into_iter(self) -> Self::IntoIter {
         self.iter()
     }
 }
 
-impl From<Vec<u64>> for Words {
-    fn from(v: Vec<u64>) -> Words {
+impl<T: Pod> From<Vec<T>> for Words<T> {
+    fn from(v: Vec<T>) -> Words<T> {
         Words::from_vec(v)
     }
 }
@@ -182,7 +191,7 @@ mod tests {
     #[test]
     fn small_and_large_arrays_hold_the_same_words() {
         for len in [0, 1, 100, HUGE_PAGE_MIN_BYTES / 8 + 3] {
-            let mut w = Words::zeroed(len).unwrap();
+            let mut w: Words = Words::zeroed(len).unwrap();
             assert_eq!(w.len(), len);
             assert!(w.iter().all(|&x| x == 0));
             for (i, x) in w.iter_mut().enumerate() {
@@ -195,10 +204,10 @@ mod tests {
         }
         #[cfg(target_os = "linux")]
         {
-            let big = Words::zeroed(HUGE_PAGE_MIN_BYTES / 8).unwrap();
+            let big: Words = Words::zeroed(HUGE_PAGE_MIN_BYTES / 8).unwrap();
             assert!(big.is_huge_page_mapping());
             assert!(big.clone().is_huge_page_mapping());
-            assert!(!Words::zeroed(8).unwrap().is_huge_page_mapping());
+            assert!(!Words::<u64>::zeroed(8).unwrap().is_huge_page_mapping());
         }
     }
 }
