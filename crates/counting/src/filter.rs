@@ -7,7 +7,7 @@ use bloomlab_core::{
 use bloomlab_hash::{Digest, Family, Funnel, Reduction, Strategy};
 use bloomlab_standard::{BloomFilter, Config, Size};
 
-use crate::fast::{Kernel, Lanes};
+use crate::fast::{self, Kernel, Lanes};
 use crate::probes::Probes;
 use crate::{CounterWidth, Error, Result};
 
@@ -294,7 +294,8 @@ impl CountingBloomFilter {
         check_k(k)?;
         let probes = Probes::new(&config, k, m)?;
         let words = zeroed_words(width, m)?;
-        let kernel = Kernel::new(probes.inner(), width.log2());
+        let far = fast::far(size_of_val(&words[..]));
+        let kernel = Kernel::new(probes.inner(), width.log2(), far);
         Ok(CountingBloomFilter {
             words,
             width,
@@ -367,7 +368,8 @@ impl CountingBloomFilter {
                 "non-zero padding after the last counter",
             ));
         }
-        let kernel = Kernel::new(probes.inner(), width.log2());
+        let far = fast::far(size_of_val(&words[..]));
+        let kernel = Kernel::new(probes.inner(), width.log2(), far);
         let words = Words::from_vec(words);
         Ok(CountingBloomFilter { words, width, probes, stats, kernel })
     }

@@ -190,6 +190,17 @@ fn insert_many_matches_insert() {
                     // Saturation is exercised (7 probes of 3000 keys on
                     // 2000 counters).
                     assert!(f.saturated_counters() > 0, "{config:?} {width}");
+                } else {
+                    // A filter this large takes the prefetching insert
+                    // kernel: the standard filter's bits all the same.
+                    let mut s =
+                        BloomFilter::with_config(config, m, 7).unwrap();
+                    keys.iter().for_each(|k| s.add(k));
+                    assert_eq!(
+                        g.to_standard().unwrap(),
+                        s,
+                        "{config:?} {width}"
+                    );
                 }
             }
         }
