@@ -527,12 +527,16 @@ pub const SUITES: &[Suite] = &[
             "sbbf-rs-safe",
             "bloomlab-contains-many",
             "bloomlab-blocked-contains-many",
+            "bloomlab-split-contains-many",
+            "sbbf-contains",
             // Plain loads of a member's bits, no hash, no prefetch (no
             // target).
             "loads-only",
             "fastbloom-contains",
             "bloomlab-insert-many",
             "bloomlab-blocked-insert-many",
+            "bloomlab-split-insert-many",
+            "sbbf-insert",
             "bloomlab-atomic-insert-many",
             "bloomlab-atomic-insert",
             "fastbloom-atomic-insert",

@@ -16,6 +16,9 @@
 //!   platforms), as fastbloom runs with its fastest hasher;
 //! * `bloomlab-many`: `contains_many` per key vs `fastbloom`'s `contains`,
 //!   and a build by `insert_many` vs one `insert` at a time (`many-build`);
+//!   the split-block filter's batches likewise beside `sbbf-rs-safe` one
+//!   key at a time (`sbbf-contains`, `sbbf-insert`), which has no batch
+//!   call;
 //!   on members, `loads-only` tests the same `k` bits of each key in the
 //!   same filter at positions computed beforehand, with plain loads (no
 //!   hashing, no prefetch): the misses the core's out-of-order window
@@ -174,11 +177,31 @@ impl Insert for Sbbf {
     }
 }
 
+impl Sbbf {
+    /// `insert_hash`'s answer (whether the key was there), kept as
+    /// `insert_many` counts changed inserts.
+    #[inline]
+    fn insert_answer(&mut self, key: u64) -> bool {
+        !self.0.insert_hash(xxh3_64(&key.to_le_bytes()))
+    }
+}
+
 impl Bench for Sbbf {
     #[inline]
     fn contains(&self, key: u64) -> bool {
         self.0.contains_hash(xxh3_64(&key.to_le_bytes()))
     }
+}
+
+/// Parquet's split blocks at [`BLOCKED_BITS_PER_KEY`], hashed as
+/// sbbf-rs-safe is given keys: the same bits as sbbf's (a test checks
+/// it).
+fn split_filter(n: usize) -> BlockedBloomFilter {
+    Builder::bits((BLOCKED_BITS_PER_KEY * n) as u64, 8)
+        .family(Family::Xxh3_64)
+        .block_scheme(BlockScheme::ParquetSplit)
+        .build_blocked()
+        .unwrap()
 }
 
 fn keys(n: usize, seed: u64) -> (Vec<u64>, Vec<u64>) {
@@ -306,16 +329,7 @@ fn standard(c: &mut Criterion) {
         let bits = (BLOCKED_BITS_PER_KEY * n) as u64;
         let new = || BlockedBloomFilter::with_bits(bits, 7).unwrap();
         run(c, label, "bloomlab-blocked", new, m, o);
-        // Parquet's split blocks, hashed as sbbf-rs-safe is given keys:
-        // the same bits as sbbf's (a test checks it).
-        let new = || {
-            Builder::bits(bits, 8)
-                .family(Family::Xxh3_64)
-                .block_scheme(BlockScheme::ParquetSplit)
-                .build_blocked()
-                .unwrap()
-        };
-        run(c, label, "bloomlab-split", new, m, o);
+        run(c, label, "bloomlab-split", || split_filter(n), m, o);
         let new = || Sbbf(sbbf_rs_safe::Filter::new(BLOCKED_BITS_PER_KEY, n));
         run(c, label, "sbbf-rs-safe", new, m, o);
         if n == 10_000_000 {
@@ -339,6 +353,10 @@ fn contains_many(c: &mut Criterion, members: &[u64], others: &[u64]) {
         BlockedBloomFilter::with_bits((BLOCKED_BITS_PER_KEY * n) as u64, 7)
             .unwrap();
     blocked.insert_many(members);
+    let mut split = split_filter(n);
+    split.insert_many(members);
+    let mut sbbf = Sbbf(sbbf_rs_safe::Filter::new(BLOCKED_BITS_PER_KEY, n));
+    members.iter().for_each(|&k| Insert::insert(&mut sbbf, k));
     for (what, probe) in [("member", members), ("non-member", others)] {
         let mut g = c.benchmark_group(format!("standard/many-{what}/1e7"));
         g.throughput(Throughput::Elements(BATCH as u64));
@@ -355,6 +373,24 @@ fn contains_many(c: &mut Criterion, members: &[u64], others: &[u64]) {
             let mut i = 0;
             b.iter(|| {
                 blocked.contains_many(&probe[i..i + BATCH], &mut out);
+                i = (i + BATCH) % (n - BATCH);
+                black_box(&out);
+            });
+        });
+        g.bench_function("bloomlab-split-contains-many", |b| {
+            let mut i = 0;
+            b.iter(|| {
+                split.contains_many(&probe[i..i + BATCH], &mut out);
+                i = (i + BATCH) % (n - BATCH);
+                black_box(&out);
+            });
+        });
+        g.bench_function("sbbf-contains", |b| {
+            let mut i = 0;
+            b.iter(|| {
+                for (o, &k) in out.iter_mut().zip(&probe[i..i + BATCH]) {
+                    *o = sbbf.contains(k);
+                }
                 i = (i + BATCH) % (n - BATCH);
                 black_box(&out);
             });
@@ -399,6 +435,16 @@ fn many_build(c: &mut Criterion, members: &[u64]) {
     });
     build(&mut g, "bloomlab-blocked-insert-many", blocked, |f| {
         f.insert_many(black_box(members))
+    });
+    build(
+        &mut g,
+        "bloomlab-split-insert-many",
+        || split_filter(n),
+        |f| f.insert_many(black_box(members)),
+    );
+    let sbbf = || Sbbf(sbbf_rs_safe::Filter::new(BLOCKED_BITS_PER_KEY, n));
+    build(&mut g, "sbbf-insert", sbbf, |f| {
+        members.iter().filter(|&&k| f.insert_answer(black_box(k))).count()
     });
     build(&mut g, "bloomlab-atomic-insert-many", atomic, |f| {
         f.insert_many(black_box(members))

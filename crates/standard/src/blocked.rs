@@ -634,6 +634,7 @@ impl BlockedBloomFilter {
                 &mut self.lines,
                 self.blocks,
                 keys,
+                self.simd,
             );
         }
         let mut count = 0;
@@ -678,6 +679,7 @@ impl BlockedBloomFilter {
                 self.blocks,
                 keys,
                 out,
+                self.simd,
             );
             return;
         }

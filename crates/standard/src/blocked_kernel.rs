@@ -16,7 +16,7 @@ use crate::kernel::{
     Kernel, Kernels, ROUND_BATCH, fold128_key, fold128_word, reduce,
     xxh3_64_key, xxh3_64_word, xxh3_128_key, xxh3_128_word,
 };
-use crate::split::{self, Simd};
+use crate::split::{self, Avx2, Simd};
 use bloomlab_hash::{Family, Funnel};
 
 /// `fn(seed, lines, blocks, key)`: whether every probe of `key` is set.
@@ -119,6 +119,33 @@ trait Place {
     ) -> bool;
     /// Sets the probes.
     fn add<const K: u32>(lines: &mut [Line], blocks: u64, s: (u64, u32));
+
+    /// Whether the batch loops run compiled for AVX2 where the CPU has
+    /// it, testing and setting bits with [`Place::query_avx`] and
+    /// [`Place::insert_avx`].
+    const AVX2: bool = false;
+
+    /// [`Place::query`] with AVX2.
+    #[inline(always)]
+    fn query_avx<const K: u32>(
+        _: Avx2,
+        lines: &[Line],
+        blocks: u64,
+        s: (u64, u32),
+    ) -> bool {
+        Self::query::<K>(lines, blocks, s)
+    }
+
+    /// [`Place::insert`] with AVX2.
+    #[inline(always)]
+    fn insert_avx<const K: u32>(
+        _: Avx2,
+        lines: &mut [Line],
+        blocks: u64,
+        s: (u64, u32),
+    ) -> bool {
+        Self::insert::<K>(lines, blocks, s)
+    }
 }
 
 /// [`BlockScheme::Salted`] with one-line (512-bit) blocks.
@@ -223,6 +250,32 @@ impl Place for Parquet {
     fn add<const K: u32>(lines: &mut [Line], blocks: u64, s: (u64, u32)) {
         Self::insert::<K>(lines, blocks, s);
     }
+
+    const AVX2: bool = true;
+
+    #[inline(always)]
+    fn query_avx<const K: u32>(
+        avx: Avx2,
+        lines: &[Line],
+        blocks: u64,
+        (lo, h): (u64, u32),
+    ) -> bool {
+        let halves: &[[u64; 4]] = bytemuck::cast_slice(lines);
+        let b = split::block_of(lo, blocks) as usize;
+        halves.get(b).is_some_and(|block| avx.test(block, h))
+    }
+
+    #[inline(always)]
+    fn insert_avx<const K: u32>(
+        avx: Avx2,
+        lines: &mut [Line],
+        blocks: u64,
+        (lo, h): (u64, u32),
+    ) -> bool {
+        let halves: &mut [[u64; 4]] = bytemuck::cast_slice_mut(lines);
+        let b = split::block_of(lo, blocks) as usize;
+        halves.get_mut(b).is_some_and(|block| avx.set(block, h))
+    }
 }
 
 fn key_query<H: Split, P: Place, const K: u32>(
@@ -308,13 +361,52 @@ fn hash_batch<H: Split, P: Place, T: Funnel>(
 }
 
 /// `contains` for each key into `out`, [`ROUND_BATCH`] keys at a time
-/// ([`hash_batch`], then the tests).
+/// ([`hash_batch`], then the tests). A scheme with AVX2 code runs the
+/// whole loop compiled for it, on a CPU that has it: one dispatch a
+/// call, not one a key.
 fn contains_many<H: Split, P: Place, const K: u32, T: Funnel>(
     seed: u64,
     lines: &[Line],
     blocks: u64,
     keys: &[T],
     out: &mut [bool],
+    simd: Simd,
+) {
+    if !P::AVX2 {
+        return contains_loop::<H, P, T>(
+            seed,
+            lines,
+            blocks,
+            keys,
+            out,
+            |l, s| P::query::<K>(l, blocks, s),
+        );
+    }
+    simd.run(
+        (lines, keys, out),
+        #[inline(always)]
+        move |avx, (lines, keys, out)| {
+            contains_loop::<H, P, T>(seed, lines, blocks, keys, out, |l, s| {
+                P::query_avx::<K>(avx, l, blocks, s)
+            })
+        },
+        move |(lines, keys, out)| {
+            contains_loop::<H, P, T>(seed, lines, blocks, keys, out, |l, s| {
+                P::query::<K>(l, blocks, s)
+            })
+        },
+    );
+}
+
+/// The loop of [`contains_many`], testing each key with `test`.
+#[inline(always)]
+fn contains_loop<H: Split, P: Place, T: Funnel>(
+    seed: u64,
+    lines: &[Line],
+    blocks: u64,
+    keys: &[T],
+    out: &mut [bool],
+    test: impl Fn(&[Line], (u64, u32)) -> bool,
 ) {
     let mut splits = [(0u64, 0u32); ROUND_BATCH];
     for (chunk, outs) in
@@ -323,39 +415,76 @@ fn contains_many<H: Split, P: Place, const K: u32, T: Funnel>(
         let n = chunk.len().min(outs.len());
         hash_batch::<H, P, T>(seed, lines, blocks, &chunk[..n], &mut splits);
         for (&s, o) in splits[..n].iter().zip(&mut outs[..n]) {
-            *o = P::query::<K>(lines, blocks, s);
+            *o = test(lines, s);
         }
     }
 }
 
 /// `insert` of each key, [`ROUND_BATCH`] keys at a time ([`hash_batch`],
-/// then the bits); returns how many inserts changed a bit.
+/// then the bits); returns how many inserts changed a bit. AVX2 as in
+/// [`contains_many`].
 fn insert_many<H: Split, P: Place, const K: u32, T: Funnel>(
     seed: u64,
     lines: &mut [Line],
     blocks: u64,
     keys: &[T],
+    simd: Simd,
+) -> usize {
+    if !P::AVX2 {
+        return insert_loop::<H, P, T>(seed, lines, blocks, keys, |l, s| {
+            P::insert::<K>(l, blocks, s)
+        });
+    }
+    simd.run(
+        (lines, keys),
+        #[inline(always)]
+        move |avx, (lines, keys)| {
+            insert_loop::<H, P, T>(seed, lines, blocks, keys, |l, s| {
+                P::insert_avx::<K>(avx, l, blocks, s)
+            })
+        },
+        move |(lines, keys)| {
+            insert_loop::<H, P, T>(seed, lines, blocks, keys, |l, s| {
+                P::insert::<K>(l, blocks, s)
+            })
+        },
+    )
+}
+
+/// The loop of [`insert_many`], setting each key's bits with `set`.
+#[inline(always)]
+fn insert_loop<H: Split, P: Place, T: Funnel>(
+    seed: u64,
+    lines: &mut [Line],
+    blocks: u64,
+    keys: &[T],
+    set: impl Fn(&mut [Line], (u64, u32)) -> bool,
 ) -> usize {
     let mut splits = [(0u64, 0u32); ROUND_BATCH];
     let mut changed = 0;
     for chunk in keys.chunks(ROUND_BATCH) {
         hash_batch::<H, P, T>(seed, lines, blocks, chunk, &mut splits);
         for &s in &splits[..chunk.len()] {
-            changed += usize::from(P::insert::<K>(lines, blocks, s));
+            changed += usize::from(set(lines, s));
         }
     }
     changed
 }
 
+/// `fn(seed, lines, blocks, keys, out, simd)`: `contains` of each key
+/// into `out`.
+pub(crate) type ContainsManyFn<T> =
+    fn(u64, &[Line], u64, &[T], &mut [bool], Simd);
+/// `fn(seed, lines, blocks, keys, simd)`: `insert` of each key; how many
+/// changed a bit.
+pub(crate) type InsertManyFn<T> =
+    fn(u64, &mut [Line], u64, &[T], Simd) -> usize;
+
 /// A blocked filter's batch loops for keys of type `T`, monomorphic in
 /// the hash, the scheme and `k` as the kernels are.
 pub(crate) struct Batch<T> {
-    /// `fn(seed, lines, blocks, keys, out)`: `contains` of each key into
-    /// `out`.
-    pub(crate) contains: fn(u64, &[Line], u64, &[T], &mut [bool]),
-    /// `fn(seed, lines, blocks, keys)`: `insert` of each key; how many
-    /// changed a bit.
-    pub(crate) insert: fn(u64, &mut [Line], u64, &[T]) -> usize,
+    pub(crate) contains: ContainsManyFn<T>,
+    pub(crate) insert: InsertManyFn<T>,
 }
 
 /// [`Batch`] of hash `H` and the salted scheme, for `k` up to 16.
