@@ -210,4 +210,28 @@ mod tests {
             assert!(!Words::<u64>::zeroed(8).unwrap().is_huge_page_mapping());
         }
     }
+
+    /// A 64-byte line, as a blocked filter keeps its words.
+    #[derive(
+        Clone, Copy, Debug, PartialEq, bytemuck::Pod, bytemuck::Zeroable,
+    )]
+    #[repr(C, align(64))]
+    struct Line([u64; 8]);
+
+    #[test]
+    fn aligned_elements_in_either_storage() {
+        for len in [0, 5, HUGE_PAGE_MIN_BYTES / 64 + 1] {
+            let mut w: Words<Line> = Words::zeroed(len).unwrap();
+            assert_eq!(w.len(), len);
+            assert_eq!(w.as_ptr().align_offset(64), 0);
+            for (i, l) in w.iter_mut().enumerate() {
+                l.0[i % 8] = i as u64 + 1;
+            }
+            let v = w.to_vec();
+            assert_eq!(w.clone(), w);
+            assert_eq!(Words::from_vec(v.clone())[..], v[..]);
+            #[cfg(target_os = "linux")]
+            assert_eq!(w.is_huge_page_mapping(), len > 5);
+        }
+    }
 }

@@ -626,7 +626,10 @@ impl BlockedBloomFilter {
     /// together: at n = 1e7, 19.5 and 23.7 ns a key in two runs of
     /// `benches/benches/standard.rs` (`many-build`), against 55 and 64
     /// for the same filter built one key at a time in the same runs
-    /// (`build`, `bloomlab-blocked`).
+    /// (`build`, `bloomlab-blocked`). A split-block filter
+    /// ([`BlockScheme::ParquetSplit`]) runs the whole batch compiled for
+    /// AVX2 when the CPU has it, choosing once a call rather than once a
+    /// key (`many-build`, `bloomlab-split-insert-many`).
     pub fn insert_many<T: Funnel>(&mut self, keys: &[T]) -> usize {
         if let Some(b) = self.batch::<T>() {
             return (b.insert)(
@@ -658,8 +661,9 @@ impl BlockedBloomFilter {
     /// misses are in flight together: on members at n = 1e7, 1.7 to 8
     /// times faster per key than `contains` one key at a time in the same
     /// run (`benches/benches/standard.rs`, `many-member` against
-    /// `contains-member`, four runs on 2026-11-24). The answers are
-    /// `contains`'s.
+    /// `contains-member`, four runs on 2026-11-24). Split-block filters
+    /// run the batch in AVX2 as [`insert_many`](Self::insert_many) does
+    /// (`bloomlab-split-contains-many`). The answers are `contains`'s.
     ///
     /// ```
     /// use bloomlab_standard::BlockedBloomFilter;

@@ -82,6 +82,33 @@ fn xxh3_64_paths_set_sbbfs_bits() {
     }
 }
 
+/// A filter of 4 MiB or more keeps its lines in huge pages
+/// (`bloomlab_core::Words`): the same bits, one key at a time and in
+/// batches, and the same answers.
+#[test]
+fn filters_in_huge_pages_set_sbbfs_bits() {
+    let (empty, mut s) = pair(Family::Xxh3_64, 4_000_000);
+    let bytes_of_lines = empty.bits() as usize / 8;
+    assert!(bytes_of_lines >= bloomlab_core::words::HUGE_PAGE_MIN_BYTES);
+    let ks = keys(50_000, 21);
+    ks.iter().for_each(|k| {
+        s.insert_hash(xxh3_64(&k.to_le_bytes()));
+    });
+    let mut typed = empty.clone();
+    ks.iter().for_each(|k| typed.add(k));
+    let mut batch = empty;
+    batch.insert_many(&ks);
+    assert_eq!(bytes(&typed), s.as_bytes());
+    assert_eq!(bytes(&batch), s.as_bytes());
+    let probes = keys(20_000, 22);
+    let mut out = vec![false; probes.len()];
+    batch.contains_many(&probes, &mut out);
+    for (k, &o) in probes.iter().zip(&out) {
+        let want = s.contains_hash(xxh3_64(&k.to_le_bytes()));
+        assert_eq!((typed.contains(k), o), (want, want));
+    }
+}
+
 /// XXH64 (Parquet's own hash) has no kernel: the generic path.
 #[test]
 fn xxh64_generic_path_sets_sbbfs_bits() {
