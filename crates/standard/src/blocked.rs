@@ -404,8 +404,8 @@ impl BlockedBloomFilter {
                 return (fast.insert)(
                     &mut self.lines,
                     seed,
-                    self.blocks,
                     w,
+                    self.blocks,
                     self.simd,
                 );
             }
@@ -461,8 +461,8 @@ impl BlockedBloomFilter {
                 return (fast.query)(
                     &self.lines,
                     seed,
-                    self.blocks,
                     w,
+                    self.blocks,
                     self.simd,
                 );
             }

@@ -253,6 +253,8 @@ impl Place for Parquet {
 
     const AVX2: bool = true;
 
+    // Blocks are addressed directly, as half lines: one shift from the
+    // block index to the address.
     #[inline(always)]
     fn query_avx<const K: u32>(
         avx: Avx2,
@@ -595,11 +597,12 @@ pub(crate) fn for_config(
     }
 }
 
-/// `fn(lines, seed, blocks, key, simd)`: the split-block query of a
+/// `fn(lines, seed, key, blocks, simd)`: the split-block query of a
 /// one-word key. The arguments come in the order the AVX2 code takes
-/// them, so the call into it passes its registers through.
+/// them (the order its closure first uses them), so the call into it
+/// passes its registers through.
 pub(crate) type SplitQueryFn = fn(&[Line], u64, u64, u64, Simd) -> bool;
-/// `fn(lines, seed, blocks, key, simd)`: the split-block insert of a
+/// `fn(lines, seed, key, blocks, simd)`: the split-block insert of a
 /// one-word key; whether any bit changed.
 pub(crate) type SplitInsertFn = fn(&mut [Line], u64, u64, u64, Simd) -> bool;
 
@@ -659,14 +662,6 @@ impl SplitFast {
     }
 }
 
-/// The split block of one-word `key` by hash `H` (its index into
-/// `lines` taken as blocks of four words), and its in-block hash.
-#[inline(always)]
-fn split_block_of<H: Split>(seed: u64, blocks: u64, key: u64) -> (usize, u32) {
-    let (lo, h) = H::split_word(seed, key);
-    (split::block_of(lo, blocks) as usize, h)
-}
-
 /// `split_word` of XXH3-64 with seed 0, without the test for it.
 struct X64Unseeded;
 
@@ -686,19 +681,16 @@ impl Split for X64Unseeded {
 fn query_word<H: Split>(
     lines: &[Line],
     seed: u64,
-    blocks: u64,
     key: u64,
+    blocks: u64,
     simd: Simd,
 ) -> bool {
     simd.run(
         lines,
         #[inline(always)]
         move |avx, lines| {
-            // Blocks are addressed directly, as half lines: one shift
-            // from the block index to the address.
-            let (b, h) = split_block_of::<H>(seed, blocks, key);
-            let halves: &[[u64; 4]] = bytemuck::cast_slice(lines);
-            halves.get(b).is_some_and(|block| avx.test(block, h))
+            let s = H::split_word(seed, key);
+            Parquet::query_avx::<8>(avx, lines, blocks, s)
         },
         move |lines| query_word_sse2::<H>(seed, lines, blocks, key),
     )
@@ -719,17 +711,16 @@ fn query_word_sse2<H: Split>(
 fn insert_word<H: Split>(
     lines: &mut [Line],
     seed: u64,
-    blocks: u64,
     key: u64,
+    blocks: u64,
     simd: Simd,
 ) -> bool {
     simd.run(
         lines,
         #[inline(always)]
         move |avx, lines| {
-            let (b, h) = split_block_of::<H>(seed, blocks, key);
-            let halves: &mut [[u64; 4]] = bytemuck::cast_slice_mut(lines);
-            halves.get_mut(b).is_some_and(|block| avx.set(block, h))
+            let s = H::split_word(seed, key);
+            Parquet::insert_avx::<8>(avx, lines, blocks, s)
         },
         move |lines| insert_word_sse2::<H>(seed, lines, blocks, key),
     )
