@@ -361,55 +361,50 @@ fn contains_many(c: &mut Criterion, members: &[u64], others: &[u64]) {
         let mut g = c.benchmark_group(format!("standard/many-{what}/1e7"));
         g.throughput(Throughput::Elements(BATCH as u64));
         let mut out = vec![false; BATCH];
-        g.bench_function("bloomlab-contains-many", |b| {
-            let mut i = 0;
-            b.iter(|| {
-                ours.contains_many(&probe[i..i + BATCH], &mut out);
-                i = (i + BATCH) % (n - BATCH);
-                black_box(&out);
-            });
+        let out = &mut out[..];
+        batches(&mut g, "bloomlab-contains-many", probe, out, |k, o| {
+            ours.contains_many(k, o)
         });
-        g.bench_function("bloomlab-blocked-contains-many", |b| {
-            let mut i = 0;
-            b.iter(|| {
-                blocked.contains_many(&probe[i..i + BATCH], &mut out);
-                i = (i + BATCH) % (n - BATCH);
-                black_box(&out);
-            });
+        batches(
+            &mut g,
+            "bloomlab-blocked-contains-many",
+            probe,
+            out,
+            |k, o| blocked.contains_many(k, o),
+        );
+        batches(&mut g, "bloomlab-split-contains-many", probe, out, |k, o| {
+            split.contains_many(k, o)
         });
-        g.bench_function("bloomlab-split-contains-many", |b| {
-            let mut i = 0;
-            b.iter(|| {
-                split.contains_many(&probe[i..i + BATCH], &mut out);
-                i = (i + BATCH) % (n - BATCH);
-                black_box(&out);
-            });
-        });
-        g.bench_function("sbbf-contains", |b| {
-            let mut i = 0;
-            b.iter(|| {
-                for (o, &k) in out.iter_mut().zip(&probe[i..i + BATCH]) {
-                    *o = sbbf.contains(k);
-                }
-                i = (i + BATCH) % (n - BATCH);
-                black_box(&out);
-            });
+        batches(&mut g, "sbbf-contains", probe, out, |k, o| {
+            o.iter_mut().zip(k).for_each(|(o, &k)| *o = sbbf.contains(k));
         });
         if what == "member" {
             loads_only(&mut g, &ours, &probe[..FLOOR_KEYS]);
         }
-        g.bench_function("fastbloom-contains", |b| {
-            let mut i = 0;
-            b.iter(|| {
-                for (o, k) in out.iter_mut().zip(&probe[i..i + BATCH]) {
-                    *o = fast.contains(k);
-                }
-                i = (i + BATCH) % (n - BATCH);
-                black_box(&out);
-            });
+        batches(&mut g, "fastbloom-contains", probe, out, |k, o| {
+            o.iter_mut().zip(k).for_each(|(o, k)| *o = fast.contains(k));
         });
         g.finish();
     }
+}
+
+/// Times `answer(keys, out)` on successive batches of [`BATCH`] keys of
+/// `probe`: a filter's `contains_many`, or a peer's `contains` of each.
+fn batches(
+    g: &mut BenchmarkGroup<'_, WallTime>,
+    name: &str,
+    probe: &[u64],
+    out: &mut [bool],
+    mut answer: impl FnMut(&[u64], &mut [bool]),
+) {
+    g.bench_function(name, |b| {
+        let mut i = 0;
+        b.iter(|| {
+            answer(&probe[i..i + BATCH], out);
+            i = (i + BATCH) % (probe.len() - BATCH);
+            black_box(&*out);
+        });
+    });
 }
 
 /// `many-build`: a new filter built by `insert_many` in one call (classic,
