@@ -5,6 +5,12 @@
 #
 #   scripts/bench.sh standard counting window partitioned scalable hash redis
 #   BLOOMLAB_SCALABLE_N=1e7 scripts/bench.sh scalable   # the 10^7 block
+#   BLOOMLAB_BENCH_RUNS=3 scripts/bench.sh standard counting
+#
+# With BLOOMLAB_BENCH_RUNS=N (default 1) each suite runs N times, one
+# after another, and each figure in its block is the fastest of the N
+# medians (peers' as bloomlab's): other load on a shared host only adds
+# time, so the fastest is the best estimate of a quiet machine's.
 #
 # Blocks: standard, counting, window, partitioned, hash and redis in
 # README.md; scalable (and scalable-1e7) in crates/scalable/README.md. The redis
@@ -46,17 +52,45 @@ case "${BLOOMLAB_SCALABLE_N:-}" in
   *) write=() ;;
 esac
 
+runs="${BLOOMLAB_BENCH_RUNS:-1}"
+case "$runs" in
+  [1-9] | [1-9][0-9]) ;;
+  *)
+    echo "error: BLOOMLAB_BENCH_RUNS must be a number of runs from 1 to 99," \
+      "not '$runs'" >&2
+    exit 2
+    ;;
+esac
+
 target="${CARGO_TARGET_DIR:-target}"
 # Built first, so that building it does not share the machine with a run.
 cargo build -q -p bloomlab-benches --bin bench-report
 for suite in "$@"; do
   start=$(date +%s)
   log="$target/bench-$suite.log"
-  cargo bench -p bloomlab-benches --bench "$suite" 2>&1 | tee "$log"
+  dirs=(--criterion "$target/criterion")
+  if [ "$runs" -gt 1 ]; then
+    # Criterion keeps only the last run's results: each run's are copied.
+    copies="$target/bench-runs/$suite"
+    rm -rf "$copies"
+    mkdir -p "$copies"
+    dirs=()
+  fi
+  for run in $(seq "$runs"); do
+    # The first run's log holds the rates and notes (seeded: the same in
+    # every run).
+    run_log="$log"
+    [ "$run" -gt 1 ] && run_log="$target/bench-$suite-$run.log"
+    cargo bench -p bloomlab-benches --bench "$suite" 2>&1 | tee "$run_log"
+    if [ "$runs" -gt 1 ]; then
+      cp -rp "$target/criterion" "$copies/$run"
+      dirs+=(--criterion "$copies/$run")
+    fi
+  done
   args=(--write)
   [ "$suite" = scalable ] && args=("${write[@]}")
-  # Only results written since the run started: peers and bloomlab from
-  # the same run.
-  "$target/debug/bench-report" "$suite" --criterion "$target/criterion" \
+  # Only results written since the first run started: peers and
+  # bloomlab from the same runs.
+  "$target/debug/bench-report" "$suite" "${dirs[@]}" \
     --log "$log" --since "$start" "${args[@]}"
 done

@@ -20,9 +20,11 @@ struct Args {
     /// The suite: standard, counting, partitioned, scalable, hash or
     /// redis.
     suite: String,
-    /// Criterion's output directory.
+    /// Criterion's output directory. Given more than once (copies of it
+    /// after each of several runs), each figure is the fastest of the
+    /// runs' medians.
     #[arg(long, default_value = "target/criterion")]
-    criterion: PathBuf,
+    criterion: Vec<PathBuf>,
     /// The bench's saved output (stdout and stderr), for the measured
     /// false-positive rates and the notes (churn, redis filter) it
     /// prints.
@@ -50,7 +52,14 @@ fn main() {
 
 fn run(args: Args) -> Result<()> {
     let suite = suite(&args.suite)?;
-    let results = Results::read(&args.criterion, args.since)?;
+    let results = match args.criterion.as_slice() {
+        [one] => Results::read(one, args.since)?,
+        dirs => Results::fastest(
+            dirs.iter()
+                .map(|d| Results::read(d, args.since))
+                .collect::<Result<Vec<_>, _>>()?,
+        ),
+    };
     let acc = match &args.log {
         Some(p) => Accuracy::parse(
             &std::fs::read_to_string(p)
@@ -67,7 +76,7 @@ fn run(args: Args) -> Result<()> {
     };
     let block = render(suite, &results, &acc, &env).ok_or_else(|| {
         Error::NoResults {
-            path: args.criterion.clone(),
+            path: args.criterion.first().cloned().unwrap_or_default(),
             suite: suite.name.to_owned(),
             requires: suite.requires,
         }
