@@ -1148,7 +1148,8 @@ fn accuracy(out: &mut String, suite: &Suite, acc: &Accuracy, runs: usize) {
         .copied()
         .filter(|n| acc.rates.keys().any(|(m, _)| m == n))
         .collect();
-    // The bench's seeds make every run's rates the same.
+    // bloomlab's rates are the same in every run (seeded); peers with a
+    // randomly seeded hasher move a little between runs.
     let _ = write!(
         out,
         "\nFalse-positive rate measured on 10^6 non-members by the {} run",

@@ -77,8 +77,9 @@ for suite in "$@"; do
     dirs=()
   fi
   for run in $(seq "$runs"); do
-    # The first run's log holds the rates and notes (seeded: the same in
-    # every run).
+    # The block's rates and notes are the first run's: bloomlab's keys
+    # and hashes are seeded, the same in every run, but fastbloom's and
+    # bloomfilter's hashers draw a random seed, so theirs move a little.
     run_log="$log"
     [ "$run" -gt 1 ] && run_log="$target/bench-$suite-$run.log"
     cargo bench -p bloomlab-benches --bench "$suite" 2>&1 | tee "$run_log"
