@@ -8,9 +8,9 @@
 #   BLOOMLAB_BENCH_RUNS=3 scripts/bench.sh standard counting
 #
 # With BLOOMLAB_BENCH_RUNS=N (default 1) each suite runs N times, one
-# after another, and each figure in its block is the fastest of the N
-# medians (peers' as bloomlab's): other load on a shared host only adds
-# time, so the fastest is the best estimate of a quiet machine's.
+# after another, and each figure in its block is the median of the N
+# runs' medians (peers' as bloomlab's), so that one run disturbed by
+# the host's other tenants decides nothing.
 #
 # Blocks: standard, counting, window, partitioned, hash and redis in
 # README.md; scalable (and scalable-1e7) in crates/scalable/README.md. The redis

@@ -21,7 +21,7 @@ struct Args {
     /// redis.
     suite: String,
     /// Criterion's output directory. Given more than once (copies of it
-    /// after each of several runs), each figure is the fastest of the
+    /// after each of several runs), each figure is the median of the
     /// runs' medians.
     #[arg(long, default_value = "target/criterion")]
     criterion: Vec<PathBuf>,
@@ -54,7 +54,7 @@ fn run(args: Args) -> Result<()> {
     let suite = suite(&args.suite)?;
     let results = match args.criterion.as_slice() {
         [one] => Results::read(one, args.since)?,
-        dirs => Results::fastest(
+        dirs => Results::median(
             dirs.iter()
                 .map(|d| Results::read(d, args.since))
                 .collect::<Result<Vec<_>, _>>()?,
