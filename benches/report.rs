@@ -20,7 +20,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
     /// A file could not be read.
-    #[error("reading {path}: {source}")]
+    #[error("reading {path}")]
     Read {
         /// The file.
         path: PathBuf,
@@ -28,7 +28,7 @@ pub enum Error {
         source: std::io::Error,
     },
     /// A file could not be written.
-    #[error("writing {path}: {source}")]
+    #[error("writing {path}")]
     Write {
         /// The file.
         path: PathBuf,
