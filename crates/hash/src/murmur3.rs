@@ -94,6 +94,31 @@ pub fn x64_128(data: &[u8], seed: i32) -> (u64, u64) {
     (h1, h2)
 }
 
+/// [`x64_128`] of the eight little-endian bytes of `w` (Guava's
+/// `putLong`, or `Funnels.longFunnel()`), with the block loop and the
+/// tail's byte copy gone: an 8-byte key is a tail of one word.
+///
+/// ```
+/// use bloomlab_hash::murmur3::{x64_128, x64_128_word};
+///
+/// let w = 0x0102_0304_0506_0708u64;
+/// assert_eq!(x64_128_word(w, 0), x64_128(&w.to_le_bytes(), 0));
+/// assert_eq!(x64_128_word(w, -7), x64_128(&w.to_le_bytes(), -7));
+/// ```
+#[inline(always)]
+pub fn x64_128_word(w: u64, seed: i32) -> (u64, u64) {
+    let lane = i64::from(seed) as u64;
+    let mut h1 = (lane ^ mix_k1_128(w)) ^ 8;
+    let mut h2 = lane ^ 8;
+    h1 = h1.wrapping_add(h2);
+    h2 = h2.wrapping_add(h1);
+    h1 = fmix64(h1);
+    h2 = fmix64(h2);
+    h1 = h1.wrapping_add(h2);
+    h2 = h2.wrapping_add(h1);
+    (h1, h2)
+}
+
 const C1_32: u32 = 0xcc9e_2d51;
 const C2_32: u32 = 0x1b87_3593;
 

@@ -122,7 +122,11 @@ impl BloomFilter {
             (Some(kernel), None) => key.with_bytes(|b| {
                 (kernel.bytes.insert)(seed, m, &mut self.bits, b)
             }),
-            (None, _) => key.with_bytes(|b| self.insert_bytes(b)),
+            (None, Some(w)) => match self.probes.mitz64_word_digest(w) {
+                Some(d) => self.mitz64_insert(d),
+                None => key.with_bytes(|b| self.insert_bytes(b)),
+            },
+            (None, None) => key.with_bytes(|b| self.insert_bytes(b)),
         }
     }
 
@@ -157,6 +161,12 @@ impl BloomFilter {
                 let m = self.bits();
                 (kernel.word.add)(self.probes.seed(), m, &mut self.bits, w);
             }
+            (None, Some(w)) => match self.probes.mitz64_word_digest(w) {
+                Some(d) => {
+                    self.mitz64_insert(d);
+                }
+                None => key.with_bytes(|b| self.add_bytes(b)),
+            },
             _ => key.with_bytes(|b| self.add_bytes(b)),
         }
     }
@@ -172,7 +182,13 @@ impl BloomFilter {
             (Some(kernel), None) => {
                 key.with_bytes(|b| (kernel.bytes.query)(seed, m, words, b))
             }
-            (None, _) => key.with_bytes(|b| self.contains_bytes(b)),
+            // Guava's filter of `long`s: hashed here, without the
+            // family's call and the key's bytes.
+            (None, Some(w)) => match self.probes.mitz64_word_digest(w) {
+                Some(d) => self.mitz64_contains(d),
+                None => key.with_bytes(|b| self.contains_bytes(b)),
+            },
+            (None, None) => key.with_bytes(|b| self.contains_bytes(b)),
         }
     }
 
@@ -236,6 +252,9 @@ impl BloomFilter {
                 self.insert_digest_generic(d)
             });
         }
+        if self.probes.is_mitz64() {
+            return self.mitz64_insert(d);
+        }
         self.insert_digest_generic(d)
     }
 
@@ -260,16 +279,34 @@ impl BloomFilter {
             });
         }
         if self.probes.is_mitz64() {
-            // Guava's walk: the first probes without a branch between
-            // them, as the kernels' (a non-member's first clear bit is a
-            // coin toss a branch would mispredict).
-            let words = self.bits.words();
-            let bit = |i| kernel::bit(words, self.probes.mitz64_at(d, i));
-            let head = k.min(BRANCH_FREE);
-            let all = (0..head).fold(1, |all, i| all & bit(i));
-            return all & 1 == 1 && (head..k).all(|i| bit(i) & 1 == 1);
+            return self.mitz64_contains(d);
         }
         self.probes.all_of_digest(d, |i| self.bits.get(i))
+    }
+
+    /// Guava's MITZ_64 query of digest `d`: the first probes without a
+    /// branch between them, as the kernels' (a non-member's first clear
+    /// bit is a coin toss a branch would mispredict).
+    #[inline(always)]
+    fn mitz64_contains(&self, d: Digest) -> bool {
+        let k = self.hash_count();
+        let words = self.bits.words();
+        let bit = |i| kernel::bit(words, self.probes.mitz64_at(d, i));
+        let head = k.min(BRANCH_FREE);
+        let all = (0..head).fold(1, |all, i| all & bit(i));
+        all & 1 == 1 && (head..k).all(|i| bit(i) & 1 == 1)
+    }
+
+    /// Guava's MITZ_64 insert of digest `d` (`put`): whether any bit
+    /// changed. Each probe in closed form, so no store waits for the
+    /// probe before it.
+    #[inline(always)]
+    fn mitz64_insert(&mut self, d: Digest) -> bool {
+        let (k, probes) = (self.hash_count(), self.probes);
+        let bits = &mut self.bits;
+        (0..k).fold(false, |changed, i| {
+            bits.set(probes.mitz64_at(d, i)) | changed
+        })
     }
 
     /// The key's bit positions in probe order (may repeat).

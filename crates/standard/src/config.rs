@@ -1,6 +1,7 @@
 //! Configuration shared by the three layouts, and the probe engine that
 //! turns a key into bit positions with one `match` per key.
 
+use bloomlab_hash::murmur3;
 use bloomlab_hash::strategy::mix64;
 use bloomlab_hash::{Digest, Family, Hasher, Indexer, Reduction, Strategy};
 
@@ -282,6 +283,19 @@ impl Probes {
     #[inline(always)]
     pub(crate) fn is_mitz64(&self) -> bool {
         self.kind == Kind::Mitz64
+    }
+
+    /// For Guava's MITZ_64 walk, the digest of a one-word key (a `long`:
+    /// murmur3-x64-128 of its eight little-endian bytes), hashed inline;
+    /// `None` for any other walk.
+    #[inline(always)]
+    pub(crate) fn mitz64_word_digest(&self, w: u64) -> Option<Digest> {
+        if self.kind != Kind::Mitz64 {
+            return None;
+        }
+        // The checked seed of a 32-bit-seeded family: its low 32 bits.
+        let (lo, hi) = murmur3::x64_128_word(w, self.seed as u32 as i32);
+        Some(Digest { lo, hi })
     }
 
     /// Probe `i` of Guava's MITZ_64 walk of digest `d`, in closed form:

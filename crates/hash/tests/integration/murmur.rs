@@ -194,4 +194,14 @@ proptest! {
             ::murmur3::murmur3_32(&mut data.as_slice(), seed).unwrap();
         prop_assert_eq!(murmur3::x86_32(&data, seed), theirs32);
     }
+
+    // The one-word form is the byte form of the word's 8 LE bytes, for
+    // every seed (Guava sign-extends negative ones).
+    #[test]
+    fn one_word_form_is_the_byte_form(w: u64, seed: i32) {
+        prop_assert_eq!(
+            murmur3::x64_128_word(w, seed),
+            murmur3::x64_128(&w.to_le_bytes(), seed)
+        );
+    }
 }

@@ -194,7 +194,9 @@ fn kernel_matches_probes() {
 /// Keys that are one little-endian word (`u64`, `i64`, `[u8; 8]`) take
 /// the kernels' one-word loops: the same bits and answers as the same
 /// eight bytes given as a slice, for every kernel configuration (and
-/// `k` = 17 and a non-XXH3 family, which have none), seeded or not.
+/// `k` = 17 and a non-XXH3 family, which have none), seeded or not; and
+/// Guava's MITZ_64 filter of `long`s, which hashes a word inline (MITZ_32
+/// beside it takes the bytes), with Guava's seed 0 and others.
 #[test]
 fn word_keys_match_byte_keys() {
     let keys = word_keys();
@@ -204,7 +206,14 @@ fn word_keys_match_byte_keys() {
         Family::Fold128,
         Family::Murmur64A,
     ];
-    for (config, k) in ms_configs(&families) {
+    let mut configs = ms_configs(&families);
+    for strategy in [Strategy::GuavaMitz64, Strategy::GuavaMitz32] {
+        for seed in [0i128, -12_345, 77] {
+            let config = Config::guava(strategy).with_seed(seed);
+            configs.extend((1..=17u32).map(|k| (config, k)));
+        }
+    }
+    for (config, k) in configs {
         let what = format!("{} {} k={k}", config.family, config.strategy);
         let empty = BloomFilter::with_config(config, 4099, k).unwrap();
         let (mut by_word, mut by_bytes) = (empty.clone(), empty.clone());
