@@ -484,7 +484,11 @@ impl CountingBloomFilter {
     }
 
     /// Whether a typed key may be in the filter.
-    #[inline]
+    // Always inlined: left to itself the compiler kept `contains` out of
+    // line in a caller's loop, a second call a key; inlined, member
+    // queries at n = 1e6 took 19-20 ns against 21-23 (alternated runs
+    // against fastbloom-rs, 2026-11-24).
+    #[inline(always)]
     pub fn contains<T: Funnel + ?Sized>(&self, key: &T) -> bool {
         // The kernel is called here, not through `contains_bytes` (which
         // the compiler keeps out of line): one call a key, not two.

@@ -166,7 +166,9 @@ impl BloomFilter {
     }
 
     /// Whether a typed key may have been inserted.
-    #[inline]
+    // Always inlined, so that a caller's loop makes one call a key (the
+    // kernel's), as the counting filter's `contains`.
+    #[inline(always)]
     pub fn contains<T: Funnel + ?Sized>(&self, key: &T) -> bool {
         // As `insert`.
         let (seed, m, words) =
