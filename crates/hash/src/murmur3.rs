@@ -82,7 +82,12 @@ pub fn x64_128(data: &[u8], seed: i32) -> (u64, u64) {
     if !tail.is_empty() {
         h1 ^= mix_k1_128(le_tail(tail));
     }
-    let len = data.len() as u64;
+    finish_128(h1, h2, data.len() as u64)
+}
+
+/// x64_128's finalisation of the two lanes for an input of `len` bytes.
+#[inline(always)]
+fn finish_128(mut h1: u64, mut h2: u64, len: u64) -> (u64, u64) {
     h1 ^= len;
     h2 ^= len;
     h1 = h1.wrapping_add(h2);
@@ -108,15 +113,7 @@ pub fn x64_128(data: &[u8], seed: i32) -> (u64, u64) {
 #[inline(always)]
 pub fn x64_128_word(w: u64, seed: i32) -> (u64, u64) {
     let lane = i64::from(seed) as u64;
-    let mut h1 = (lane ^ mix_k1_128(w)) ^ 8;
-    let mut h2 = lane ^ 8;
-    h1 = h1.wrapping_add(h2);
-    h2 = h2.wrapping_add(h1);
-    h1 = fmix64(h1);
-    h2 = fmix64(h2);
-    h1 = h1.wrapping_add(h2);
-    h2 = h2.wrapping_add(h1);
-    (h1, h2)
+    finish_128(lane ^ mix_k1_128(w), lane, 8)
 }
 
 const C1_32: u32 = 0xcc9e_2d51;
