@@ -664,6 +664,7 @@ pub const SUITES: &[Suite] = &[
         filters: &[
             "bloomlab-counting",
             "bloomlab-counting-fold",
+            "bloomlab-counting-summary",
             "fastbloom-rs",
             "bloomlab-standard",
             "bloomlab-standard-4m",
@@ -699,7 +700,28 @@ pub const SUITES: &[Suite] = &[
                 sizes: &[],
             },
             Ratio {
+                num: Operand::Measured("fastbloom-rs"),
+                den: Operand::Measured("bloomlab-counting-summary"),
+                target: Target::AtLeast(2.0),
+                ops: COUNT_UPDATE,
+                sizes: &[],
+            },
+            Ratio {
+                num: Operand::Measured("fastbloom-rs"),
+                den: Operand::Measured("bloomlab-counting-summary"),
+                target: Target::AtLeast(1.5),
+                ops: COUNT_QUERY,
+                sizes: &[],
+            },
+            Ratio {
                 num: Operand::Measured("bloomlab-counting"),
+                den: Operand::Measured("bloomlab-standard"),
+                target: Target::AtMost(1.5),
+                ops: COUNT_QUERY,
+                sizes: &[],
+            },
+            Ratio {
+                num: Operand::Measured("bloomlab-counting-summary"),
                 den: Operand::Measured("bloomlab-standard"),
                 target: Target::AtMost(1.5),
                 ops: COUNT_QUERY,

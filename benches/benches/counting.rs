@@ -3,7 +3,10 @@
 //! measured in the same run: insert, remove, member and non-member
 //! queries on random `u64` keys at n = 1e6 and 1e7, p = 1%, single thread
 //! (ns per key). `bloomlab-counting-fold` is the default filter with
-//! bloomlab's fastest hash family, `fold-128`, in place of `xxh3-128`.
+//! bloomlab's fastest hash family, `fold-128`, in place of `xxh3-128`;
+//! `bloomlab-counting-summary` the default filter keeping a summary
+//! (`keep_summary`: `m` more bits, which its queries read instead of
+//! the counters, and which its inserts and removes update).
 //!
 //! * Insert and remove run at a steady load: the filter holds n keys, and
 //!   each timed chunk of 4096 fresh keys is inserted (or removed) while
@@ -309,6 +312,13 @@ fn counting(c: &mut Criterion) {
             .unwrap();
         let mem = fold.bytes_of_memory();
         run(c, label, "bloomlab-counting-fold", fold, &keys, true, mem);
+        // Queries read the summary (`m` bits) instead of the counters.
+        let summary = bloomlab_counting::Builder::rate(n as u64, P)
+            .summary(true)
+            .build()
+            .unwrap();
+        let mem = summary.bytes_of_memory();
+        run(c, label, "bloomlab-counting-summary", summary, &keys, true, mem);
         let peer = fastbloom_rs(n);
         // 4 bits per counter.
         let mem = peer.config().size as usize / 2;

@@ -176,6 +176,16 @@ impl BitArray {
         changed
     }
 
+    /// Clears bit `i` if `clear`, without a branch on it: for loops where
+    /// `clear` is data that a branch would often mispredict (a counting
+    /// filter's summary, cleared where a counter falls to zero).
+    #[inline]
+    pub fn unset_if(&mut self, i: u64, clear: bool) {
+        debug_assert!(i < self.bits);
+        let w = &mut self.words[(i >> 6) as usize];
+        *w &= !(u64::from(clear) << (i & 63));
+    }
+
     /// Number of set bits.
     pub fn count_ones(&self) -> u64 {
         self.words.iter().map(|w| u64::from(w.count_ones())).sum()
@@ -416,6 +426,12 @@ mod tests {
         assert!(a.unset(63));
         assert!(!a.get(63));
         assert_eq!(a.count_ones(), 3);
+        // `unset_if` clears only when told, and only its bit.
+        a.unset_if(64, false);
+        assert!(a.get(64));
+        a.unset_if(64, true);
+        a.unset_if(63, true);
+        assert_eq!(a.words(), &[1, 0, 1 << 1]);
     }
 
     #[test]

@@ -3,7 +3,7 @@
 //! same positions as [`crate::probes::Probes::walk_digest`], in the same
 //! order.
 
-use bloomlab_core::prefetch;
+use bloomlab_core::{BitArray, prefetch};
 use bloomlab_standard::{
     Fold128Start, MsHash, MsStart, Xxh3x64Start, Xxh3x128Start,
 };
@@ -153,6 +153,44 @@ fn bump_unless_full<const LW: u32, const UP: bool>(
     }
 }
 
+/// The summary bits an update keeps in step with the counters
+/// (`CountingBloomFilter::keep_summary`): bit `p` set while counter `p`
+/// is non-zero. `()` keeps none, and compiles to nothing.
+pub(crate) trait Bits {
+    /// Counter `p` is now non-zero.
+    fn set(&mut self, p: u64);
+    /// Counter `p` is now zero if `zero`.
+    fn clear_if(&mut self, p: u64, zero: bool);
+    /// Prefetches bit `p`.
+    fn prefetch(&self, p: u64);
+}
+
+impl Bits for () {
+    #[inline(always)]
+    fn set(&mut self, _: u64) {}
+    #[inline(always)]
+    fn clear_if(&mut self, _: u64, _: bool) {}
+    #[inline(always)]
+    fn prefetch(&self, _: u64) {}
+}
+
+impl Bits for &mut BitArray {
+    #[inline(always)]
+    fn set(&mut self, p: u64) {
+        BitArray::set(self, p);
+    }
+    // Without a branch: whether a decremented counter reached zero is
+    // data, about an even chance at the optimal load.
+    #[inline(always)]
+    fn clear_if(&mut self, p: u64, zero: bool) {
+        self.unset_if(p, zero);
+    }
+    #[inline(always)]
+    fn prefetch(&self, p: u64) {
+        prefetch(self.words(), (p >> 6) as usize);
+    }
+}
+
 /// Increments the counters of the walk, saturating; returns the
 /// increments lost to saturated counters. If `FAR` (a filter too large
 /// for the caches), every counter's line is prefetched first: the
@@ -168,6 +206,7 @@ pub(crate) fn add<
     const FAR: bool,
 >(
     words: &mut [u64],
+    mut bits: impl Bits,
     m: u64,
     mut x: u64,
     mut y: u64,
@@ -175,16 +214,20 @@ pub(crate) fn add<
     if FAR {
         let (mut x, mut y) = (x, y);
         for i in 0..K {
-            prefetch(words, Lanes::at::<LW>(reduce(x, m)).0);
+            let p = reduce(x, m);
+            prefetch(words, Lanes::at::<LW>(p).0);
+            bits.prefetch(p);
             step::<E>(&mut x, &mut y, i);
         }
     }
     let mut lost = 0;
     for i in 0..K {
-        let (w, sh, max) = Lanes::at::<LW>(reduce(x, m));
+        let p = reduce(x, m);
+        let (w, sh, max) = Lanes::at::<LW>(p);
         let word = &mut words[w];
         let c = (*word >> sh) & max;
         bump_unless_full::<LW, true>(word, sh, c, max, &mut lost);
+        bits.set(p);
         step::<E>(&mut x, &mut y, i);
     }
     lost
@@ -196,6 +239,7 @@ pub(crate) fn add<
 #[inline(always)]
 pub(crate) fn sub<const K: u32, const E: bool, const LW: u32>(
     words: &mut [u64],
+    mut bits: impl Bits,
     m: u64,
     x0: u64,
     y0: u64,
@@ -208,10 +252,13 @@ pub(crate) fn sub<const K: u32, const E: bool, const LW: u32>(
         let word = &mut words[w];
         let c = (*word >> sh) & max;
         if c == 0 {
-            undo::<E, LW>(words, m, x0, y0, i);
+            undo::<E, LW>(words, bits, m, x0, y0, i);
             return Err((i, p));
         }
         bump_unless_full::<LW, false>(word, sh, c, max, &mut skipped);
+        // A counter at 1 is decremented to zero (the maximum is at
+        // least 3, so it was not skipped).
+        bits.clear_if(p, c == 1);
         step::<E>(&mut x, &mut y, i);
     }
     Ok(skipped)
@@ -225,16 +272,20 @@ pub(crate) fn sub<const K: u32, const E: bool, const LW: u32>(
 #[inline(never)]
 fn undo<const E: bool, const LW: u32>(
     words: &mut [u64],
+    mut bits: impl Bits,
     m: u64,
     mut x: u64,
     mut y: u64,
     upto: u32,
 ) {
     for i in 0..upto {
-        let (w, sh, max) = Lanes::at::<LW>(reduce(x, m));
+        let p = reduce(x, m);
+        let (w, sh, max) = Lanes::at::<LW>(p);
         if (words[w] >> sh) & max != max {
             words[w] += 1 << sh;
         }
+        // Non-zero again (a cleared bit comes back).
+        bits.set(p);
         step::<E>(&mut x, &mut y, i);
     }
 }
@@ -284,6 +335,14 @@ pub(crate) type AddWordFn = fn(u64, u64, &mut [u64], u64) -> u64;
 /// [`SubFn`] for a one-word key.
 pub(crate) type SubWordFn =
     fn(u64, u64, &mut [u64], u64) -> Result<u64, (u32, u64)>;
+/// [`AddWordFn`] that also sets the summary's bits (`fn(seed, m, words,
+/// summary, key)`).
+pub(crate) type AddWordSumFn =
+    fn(u64, u64, &mut [u64], &mut BitArray, u64) -> u64;
+/// [`SubWordFn`] that also clears the summary's bits of the counters it
+/// zeroes.
+pub(crate) type SubWordSumFn =
+    fn(u64, u64, &mut [u64], &mut BitArray, u64) -> Result<u64, (u32, u64)>;
 
 /// A filter's probe loops, chosen once, when it is built: a `match` over
 /// `k`, the walk and the counter width on every key cost about as much
@@ -301,6 +360,10 @@ pub(crate) struct Kernel {
     pub(crate) query_word: QueryWordFn,
     pub(crate) add_word: AddWordFn,
     pub(crate) sub_word: SubWordFn,
+    /// `add_word` of a filter that keeps a summary.
+    pub(crate) add_word_sum: AddWordSumFn,
+    /// `sub_word` of a filter that keeps a summary.
+    pub(crate) sub_word_sum: SubWordSumFn,
 }
 
 // A kernel is a function of the probes and width, which filters compare.
@@ -364,7 +427,7 @@ fn key_add<
     key: &[u8],
 ) -> u64 {
     let (x, y) = H::start(seed, key);
-    add::<K, E, LW, FAR>(words, m, x, y)
+    add::<K, E, LW, FAR>(words, (), m, x, y)
 }
 
 fn key_sub<H: MsStart, const K: u32, const E: bool, const LW: u32>(
@@ -374,7 +437,7 @@ fn key_sub<H: MsStart, const K: u32, const E: bool, const LW: u32>(
     key: &[u8],
 ) -> Result<u64, (u32, u64)> {
     let (x, y) = H::start(seed, key);
-    sub::<K, E, LW>(words, m, x, y)
+    sub::<K, E, LW>(words, (), m, x, y)
 }
 
 fn word_query<H: MsStart, const K: u32, const E: bool, const LW: u32>(
@@ -400,7 +463,24 @@ fn word_add<
     key: u64,
 ) -> u64 {
     let (x, y) = H::start_word(seed, key);
-    add::<K, E, LW, FAR>(words, m, x, y)
+    add::<K, E, LW, FAR>(words, (), m, x, y)
+}
+
+fn word_add_sum<
+    H: MsStart,
+    const K: u32,
+    const E: bool,
+    const LW: u32,
+    const FAR: bool,
+>(
+    seed: u64,
+    m: u64,
+    words: &mut [u64],
+    bits: &mut BitArray,
+    key: u64,
+) -> u64 {
+    let (x, y) = H::start_word(seed, key);
+    add::<K, E, LW, FAR>(words, bits, m, x, y)
 }
 
 fn word_sub<H: MsStart, const K: u32, const E: bool, const LW: u32>(
@@ -410,18 +490,38 @@ fn word_sub<H: MsStart, const K: u32, const E: bool, const LW: u32>(
     key: u64,
 ) -> Result<u64, (u32, u64)> {
     let (x, y) = H::start_word(seed, key);
-    sub::<K, E, LW>(words, m, x, y)
+    sub::<K, E, LW>(words, (), m, x, y)
+}
+
+fn word_sub_sum<H: MsStart, const K: u32, const E: bool, const LW: u32>(
+    seed: u64,
+    m: u64,
+    words: &mut [u64],
+    bits: &mut BitArray,
+    key: u64,
+) -> Result<u64, (u32, u64)> {
+    let (x, y) = H::start_word(seed, key);
+    sub::<K, E, LW>(words, bits, m, x, y)
 }
 
 // Named by `unrolled!` with `H, K, E, LW`.
 fn kernel_of<H: MsStart, const K: u32, const E: bool, const LW: u32>(
     far: bool,
 ) -> Option<Kernel> {
-    let (add, add_word): (AddFn, AddWordFn) = if far {
-        (key_add::<H, K, E, LW, true>, word_add::<H, K, E, LW, true>)
-    } else {
-        (key_add::<H, K, E, LW, false>, word_add::<H, K, E, LW, false>)
-    };
+    let (add, add_word, add_word_sum): (AddFn, AddWordFn, AddWordSumFn) =
+        if far {
+            (
+                key_add::<H, K, E, LW, true>,
+                word_add::<H, K, E, LW, true>,
+                word_add_sum::<H, K, E, LW, true>,
+            )
+        } else {
+            (
+                key_add::<H, K, E, LW, false>,
+                word_add::<H, K, E, LW, false>,
+                word_add_sum::<H, K, E, LW, false>,
+            )
+        };
     Some(Kernel {
         query: key_query::<H, K, E, LW>,
         add,
@@ -429,5 +529,7 @@ fn kernel_of<H: MsStart, const K: u32, const E: bool, const LW: u32>(
         query_word: word_query::<H, K, E, LW>,
         add_word,
         sub_word: word_sub::<H, K, E, LW>,
+        add_word_sum,
+        sub_word_sum: word_sub_sum::<H, K, E, LW>,
     })
 }

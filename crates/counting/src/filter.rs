@@ -168,6 +168,9 @@ pub struct CountingBloomFilter {
     stats: Stats,
     /// The probe loops of `probes` and `width`, chosen once.
     kernel: Option<Kernel>,
+    /// The bits of the non-zero counters, kept in step with them
+    /// ([`CountingBloomFilter::keep_summary`]).
+    summary: Option<BloomFilter>,
 }
 
 /// Builds a [`CountingBloomFilter`] from a [`Config`], a [`Size`] and a
@@ -191,6 +194,7 @@ pub struct Builder {
     config: Config,
     size: Size,
     width: CounterWidth,
+    summary: bool,
 }
 
 impl Builder {
@@ -207,7 +211,12 @@ impl Builder {
 
     /// With a [`Size`].
     pub fn sized(size: Size) -> Builder {
-        Builder { config: Config::default(), size, width: CounterWidth::Four }
+        Builder {
+            config: Config::default(),
+            size,
+            width: CounterWidth::Four,
+            summary: false,
+        }
     }
 
     /// Sets the whole hashing configuration.
@@ -246,10 +255,22 @@ impl Builder {
         self
     }
 
+    /// Whether the filter keeps a summary of its counters
+    /// ([`CountingBloomFilter::keep_summary`]; off by default).
+    pub fn summary(mut self, keep: bool) -> Builder {
+        self.summary = keep;
+        self
+    }
+
     /// Builds the filter (all counters zero).
     pub fn build(self) -> Result<CountingBloomFilter> {
         let (m, k) = self.size.resolve()?;
-        CountingBloomFilter::with_config(self.config, self.width, m, k)
+        let mut f =
+            CountingBloomFilter::with_config(self.config, self.width, m, k)?;
+        if self.summary {
+            f.keep_summary()?;
+        }
+        Ok(f)
     }
 }
 
@@ -302,6 +323,7 @@ impl CountingBloomFilter {
             probes,
             stats: Stats::default(),
             kernel,
+            summary: None,
         })
     }
 
@@ -371,7 +393,14 @@ impl CountingBloomFilter {
         let far = fast::far(size_of_val(&words[..]));
         let kernel = Kernel::new(probes.inner(), width.log2(), far);
         let words = Words::from_vec(words);
-        Ok(CountingBloomFilter { words, width, probes, stats, kernel })
+        Ok(CountingBloomFilter {
+            words,
+            width,
+            probes,
+            stats,
+            kernel,
+            summary: None,
+        })
     }
 
     /// The hashing configuration (seed as the family uses it).
@@ -434,7 +463,13 @@ impl CountingBloomFilter {
         match (self.kernel, key.as_le_word()) {
             (Some(kn), Some(w)) => {
                 let (seed, m) = (self.probes.inner().seed(), self.counters());
-                let lost = (kn.add_word)(seed, m, &mut self.words, w);
+                let words = &mut self.words;
+                let lost = match &mut self.summary {
+                    None => (kn.add_word)(seed, m, words, w),
+                    Some(s) => {
+                        (kn.add_word_sum)(seed, m, words, s.bit_array_mut(), w)
+                    }
+                };
                 self.inserted(lost)
             }
             _ => key.with_bytes(|b| self.insert_bytes(b)),
@@ -490,6 +525,9 @@ impl CountingBloomFilter {
     // against fastbloom-rs, 2026-11-24).
     #[inline(always)]
     pub fn contains<T: Funnel + ?Sized>(&self, key: &T) -> bool {
+        if let Some(s) = &self.summary {
+            return s.contains(key);
+        }
         // The kernel is called here, not through `contains_bytes` (which
         // the compiler keeps out of line): one call a key, not two.
         let (seed, m) = (self.probes.inner().seed(), self.counters());
@@ -509,7 +547,13 @@ impl CountingBloomFilter {
         match (self.kernel, key.as_le_word()) {
             (Some(kn), Some(w)) => {
                 let (seed, m) = (self.probes.inner().seed(), self.counters());
-                let done = (kn.sub_word)(seed, m, &mut self.words, w);
+                let words = &mut self.words;
+                let done = match &mut self.summary {
+                    None => (kn.sub_word)(seed, m, words, w),
+                    Some(s) => {
+                        (kn.sub_word_sum)(seed, m, words, s.bit_array_mut(), w)
+                    }
+                };
                 self.removed(done)
             }
             _ => key.with_bytes(|b| self.remove_bytes(b)),
@@ -530,6 +574,16 @@ impl CountingBloomFilter {
     /// [`Stats::saturation_events`].
     #[inline]
     pub fn insert_bytes(&mut self, key: &[u8]) -> bool {
+        let changed = self.count_in(key);
+        if let Some(s) = &mut self.summary {
+            s.add_bytes(key);
+        }
+        changed
+    }
+
+    /// [`insert_bytes`](Self::insert_bytes) of the counters alone.
+    #[inline]
+    fn count_in(&mut self, key: &[u8]) -> bool {
         let m = self.counters();
         let seed = self.probes.inner().seed();
         let lost = if let Some(kn) = self.kernel {
@@ -578,6 +632,9 @@ impl CountingBloomFilter {
     /// are non-zero.
     #[inline]
     pub fn contains_bytes(&self, key: &[u8]) -> bool {
+        if let Some(s) = &self.summary {
+            return s.contains_bytes(key);
+        }
         let (m, l) = (self.counters(), self.lanes());
         let words = &self.words[..];
         if let Some(kn) = self.kernel {
@@ -613,6 +670,9 @@ impl CountingBloomFilter {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn contains_many<T: Funnel>(&self, keys: &[T], out: &mut [bool]) {
+        if let Some(s) = &self.summary {
+            return s.contains_many(keys, out);
+        }
         if !self.probes.digest_only() {
             for (k, o) in keys.iter().zip(out.iter_mut()) {
                 *o = self.contains(k);
@@ -698,6 +758,13 @@ impl CountingBloomFilter {
     /// some may fall to zero, making those keys false negatives. Only
     /// remove keys you know are in the filter (crate docs, "Deletes").
     pub fn remove_bytes(&mut self, key: &[u8]) -> Result<()> {
+        self.count_out(key)?;
+        self.clear_emptied(key);
+        Ok(())
+    }
+
+    /// [`remove_bytes`](Self::remove_bytes) of the counters alone.
+    fn count_out(&mut self, key: &[u8]) -> Result<()> {
         let m = self.counters();
         let done = if let Some(kn) = self.kernel {
             let seed = self.probes.inner().seed();
@@ -706,6 +773,23 @@ impl CountingBloomFilter {
             self.remove_walk(key)
         };
         self.removed(done)
+    }
+
+    /// Clears the summary's bits of the key's counters that are now zero
+    /// (after a remove; a no-op without a summary).
+    fn clear_emptied(&mut self, key: &[u8]) {
+        let l = self.lanes();
+        let Some(s) = &mut self.summary else {
+            return;
+        };
+        let (words, bits) = (&self.words, s.bit_array_mut());
+        self.probes.walk(key, |_, p| {
+            let (w, sh) = l.locate(p);
+            if (words[w] >> sh) & l.max == 0 {
+                bits.unset(p);
+            }
+            true
+        });
     }
 
     /// Counts a remove: done, with `Ok(skipped)` decrements of saturated
@@ -817,15 +901,78 @@ impl CountingBloomFilter {
     }
 
     /// Heap bytes of the counters: `m·bits/8` rounded up to whole `u64`
-    /// words.
+    /// words, plus `m/8` (rounded up likewise) for a
+    /// [summary](Self::keep_summary) if the filter keeps one.
     pub fn bytes_of_memory(&self) -> usize {
-        self.words.len() * 8
+        let summary = self
+            .summary
+            .as_ref()
+            .map_or(0, |s| s.bit_array().bytes_of_memory());
+        self.words.len() * 8 + summary
     }
 
     /// Sets every counter to zero and the statistics to zero.
     pub fn clear(&mut self) {
         self.words.fill(0);
         self.stats = Stats::default();
+        if let Some(s) = &mut self.summary {
+            s.clear();
+        }
+    }
+
+    /// Keeps a summary: the standard filter with a bit set wherever a
+    /// counter is non-zero ([`to_standard`](Self::to_standard)), updated
+    /// by every insert, remove, union and clear, as the proxies of Fan,
+    /// Cao, Almeida & Broder's *Summary Cache* keep one beside their
+    /// counters. Queries ([`contains`](Self::contains),
+    /// [`contains_bytes`](Self::contains_bytes),
+    /// [`contains_many`](Self::contains_many)) then read the summary: the
+    /// standard filter's probe loops over `m` bits instead of `m`
+    /// counters, a quarter of the memory with 4-bit counters, and the
+    /// same answers. The price is `m` bits more memory
+    /// ([`bytes_of_memory`](Self::bytes_of_memory) counts them) and
+    /// slower updates: an insert also sets the summary's bits, and a
+    /// remove clears those whose counters fell to zero, each a second
+    /// cache line a probe (in the same loop for one-word keys, a second
+    /// walk of the probes for others). And where queries no longer read
+    /// the counters, updates find them in the caches less often.
+    /// [`summary`](Self::summary) lends it, e.g. to send to other nodes;
+    /// [`to_standard`](Self::to_standard) copies it.
+    ///
+    /// The summary is not part of the file format: a filter read back
+    /// has none until this is called again. Errors if the `m` bits
+    /// cannot be allocated (the filter is unchanged).
+    ///
+    /// ```
+    /// use bloomlab_counting::CountingBloomFilter;
+    ///
+    /// let mut f = CountingBloomFilter::new(1000, 0.01)?;
+    /// f.insert("apple");
+    /// f.keep_summary()?; // built from the counters
+    /// f.insert("pear");
+    /// f.remove("apple")?;
+    /// let s = f.summary().unwrap();
+    /// assert!(s.contains("pear") && !s.contains("apple"));
+    /// assert_eq!(s, &f.to_standard()?);
+    /// assert_eq!(f.bytes_of_memory(), (9600 * 4 + 9600) / 8);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn keep_summary(&mut self) -> Result<()> {
+        if self.summary.is_none() {
+            self.summary = Some(self.standard_from_counters()?);
+        }
+        Ok(())
+    }
+
+    /// Stops keeping the summary and frees it.
+    pub fn drop_summary(&mut self) {
+        self.summary = None;
+    }
+
+    /// The summary, if the filter keeps one
+    /// ([`keep_summary`](Self::keep_summary)).
+    pub fn summary(&self) -> Option<&BloomFilter> {
+        self.summary.as_ref()
     }
 
     /// The standard filter with a bit set wherever a counter is non-zero,
@@ -834,9 +981,18 @@ impl CountingBloomFilter {
     /// [`BloomFilter`] built from the live keys; otherwise it is a
     /// superset of it (it still contains every live key).
     pub fn to_standard(&self) -> Result<BloomFilter> {
+        let Some(s) = &self.summary else {
+            return self.standard_from_counters();
+        };
+        let mut bits = self.zeroed_bits()?;
+        bits.copy_from_slice(s.bit_array().words());
+        self.standard_of(bits)
+    }
+
+    /// `m` zeroed bits, or an error (not an abort) if they cannot be
+    /// allocated.
+    fn zeroed_bits(&self) -> Result<Vec<u64>> {
         let m = self.counters();
-        let w = self.width;
-        let (lw, per) = (w.log2(), u64::from(w.per_word()));
         let n_words = usize::try_from(m.div_ceil(64)).map_err(|_| {
             Error::invalid("m", m, "too large for this machine")
         })?;
@@ -844,6 +1000,25 @@ impl CountingBloomFilter {
         bits.try_reserve_exact(n_words)
             .map_err(|_| Error::invalid("m", m, "cannot allocate the bits"))?;
         bits.resize(n_words, 0);
+        Ok(bits)
+    }
+
+    /// The standard filter of this filter's `m`, `k` and [`Config`] with
+    /// the given bits.
+    fn standard_of(&self, bits: Vec<u64>) -> Result<BloomFilter> {
+        let bits = BitArray::from_words(self.counters(), bits)?;
+        Ok(BloomFilter::from_bit_array(
+            self.config(),
+            self.hash_count(),
+            bits,
+        )?)
+    }
+
+    /// [`to_standard`](Self::to_standard) from the counters.
+    fn standard_from_counters(&self) -> Result<BloomFilter> {
+        let w = self.width;
+        let (lw, per) = (w.log2(), u64::from(w.per_word()));
+        let mut bits = self.zeroed_bits()?;
         for (wi, &x) in self.words.iter().enumerate() {
             let mut lanes = w.nonzero_lanes(x);
             let base = wi as u64 * per;
@@ -853,12 +1028,7 @@ impl CountingBloomFilter {
                 lanes &= lanes - 1;
             }
         }
-        let bits = BitArray::from_words(m, bits)?;
-        Ok(BloomFilter::from_bit_array(
-            self.config(),
-            self.hash_count(),
-            bits,
-        )?)
+        self.standard_of(bits)
     }
 
     /// Checks that `other` has the same `m`, `k`, counter width, family,
@@ -918,6 +1088,12 @@ impl CountingBloomFilter {
     /// operand gives a saturated result. The statistics are added.
     pub fn union(&mut self, other: &CountingBloomFilter) -> Result<()> {
         self.check_compatible(other)?;
+        // Before any counter changes, so that an allocation failure
+        // leaves the filter as it was.
+        let theirs = match self.summary {
+            Some(_) => Some(other.to_standard()?),
+            None => None,
+        };
         let w = self.width;
         let (bits, max, per) = (w.bits(), w.max(), w.per_word());
         let mut lost = 0u64;
@@ -944,6 +1120,10 @@ impl CountingBloomFilter {
             *a = out;
         }
         self.stats = self.stats.merged(other.stats, lost);
+        // A sum is non-zero where either counter is: the bits' union.
+        if let (Some(s), Some(theirs)) = (&mut self.summary, &theirs) {
+            s.union(theirs)?;
+        }
         Ok(())
     }
 }

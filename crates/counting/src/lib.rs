@@ -92,6 +92,12 @@ become false negatives; that benchmark prints the count for both.
   [`CountingBloomFilter::count_estimate`].
 * A snapshot for a reader that needs no deletes:
   [`CountingBloomFilter::to_standard`].
+* Queries far outnumber updates, or other nodes need the bits: a filter
+  that keeps a summary ([`CountingBloomFilter::keep_summary`], as the
+  proxies of *Summary Cache* do), the standard filter kept in step with
+  the counters. Queries read `m` bits instead of `m` counters, at the
+  standard filter's speed; updates write both, and memory is `m` bits
+  more (5 bits a counter with 4-bit counters).
 
 Every filter implements [`bloomlab_core::Filter`] (variant
 `counting`; "bits" are counters, "bits set" the non-zero counters).

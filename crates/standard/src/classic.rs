@@ -91,6 +91,28 @@ impl BloomFilter {
         &self.bits
     }
 
+    /// The bit array, to change bits the filter's own methods do not:
+    /// to clear the bits of keys that are gone, as a counting filter's
+    /// summary does when a counter falls to zero
+    /// (`bloomlab_counting::CountingBloomFilter::keep_summary`). The
+    /// filter answers for whatever bits are left: a cleared bit makes
+    /// every key that needs it a false negative.
+    ///
+    /// ```
+    /// use bloomlab_standard::BloomFilter;
+    ///
+    /// let mut f = BloomFilter::with_bits(1024, 3)?;
+    /// f.insert("a");
+    /// for p in f.positions("a") {
+    ///     f.bit_array_mut().unset(p);
+    /// }
+    /// assert!(!f.contains("a"));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn bit_array_mut(&mut self) -> &mut BitArray {
+        &mut self.bits
+    }
+
     /// Gives up the bit array.
     pub fn into_bit_array(self) -> BitArray {
         self.bits

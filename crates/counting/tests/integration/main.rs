@@ -18,5 +18,7 @@ mod model;
 mod saturation;
 // to_standard() against bloomlab-standard, bit for bit, per config.
 mod standard;
+// keep_summary(): the summary follows the counters through every change.
+mod summary;
 // One-word keys (u64, i64, [u8; 8]) against the same bytes as a slice.
 mod words;

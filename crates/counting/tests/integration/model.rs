@@ -1,5 +1,6 @@
 // Model-based property test: random sequences of insert / remove /
-// contains on a small filter against a multiset.
+// contains on a small filter against a multiset, and a twin filter that
+// keeps a summary doing the same.
 
 use std::collections::HashMap;
 
@@ -60,18 +61,20 @@ proptest! {
         } else {
             Config::default()
         };
-        let mut f = CountingBloomFilter::builder_counters(m, k)
+        let builder = CountingBloomFilter::builder_counters(m, k)
             .width(width)
-            .config(config)
-            .build()
-            .unwrap();
+            .config(config);
+        let mut f = builder.build().unwrap();
+        // The twin answers from its summary, which must stay the bits of
+        // the non-zero counters through every operation.
+        let mut g = builder.summary(true).build().unwrap();
         let max = width.max();
         let mut model: HashMap<u64, u64> = HashMap::new();
         let (mut inserts, mut removes, mut rejected) = (0u64, 0u64, 0u64);
         for op in ops {
             match op {
                 Op::Insert(key) => {
-                    f.insert(&key);
+                    prop_assert_eq!(f.insert(&key), g.insert(&key));
                     *model.entry(key).or_default() += 1;
                     inserts += 1;
                 }
@@ -79,6 +82,7 @@ proptest! {
                     // An inserted key is always removable.
                     prop_assert!(!must_refuse(&f, key));
                     f.remove(&key).unwrap();
+                    g.remove(&key).unwrap();
                     *model.get_mut(&key).unwrap() -= 1;
                     removes += 1;
                 }
@@ -87,6 +91,7 @@ proptest! {
                         // Certainly absent: refused, no counter changed.
                         let before = f.words().to_vec();
                         prop_assert!(f.remove(&key).is_err());
+                        prop_assert!(g.remove(&key).is_err());
                         prop_assert_eq!(f.words(), &before[..]);
                         rejected += 1;
                     }
@@ -95,11 +100,15 @@ proptest! {
                     // so the model never does.
                 }
                 Op::Contains(key) => {
+                    prop_assert_eq!(f.contains(&key), g.contains(&key));
                     if model.get(&key).copied().unwrap_or(0) > 0 {
                         prop_assert!(f.contains(&key));
                     }
                 }
             }
+            prop_assert_eq!(g.words(), f.words());
+            prop_assert_eq!(g.stats(), f.stats());
+            prop_assert_eq!(g.summary(), Some(&f.to_standard().unwrap()));
             let s = f.stats();
             prop_assert_eq!(
                 (s.inserts, s.removes, s.rejected_removes),
