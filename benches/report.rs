@@ -237,13 +237,13 @@ fn json(path: &Path) -> Result<serde_json::Value> {
 /// layers), from the lines a bench prints before measuring:
 /// `n = 1e6: NAME false-positive rate 0.00989[, 4.8 MB]`; and any other
 /// line the bench prints about accuracy or the filter it measures (the
-/// counting bench's churn check, the redis bench's `m` and `k`), kept
-/// verbatim.
+/// counting bench's churn check, the redis bench's `m` and `k`), and the
+/// standard bench's alternated comparison with fastbloom, kept verbatim.
 #[derive(Debug, Default, PartialEq)]
 pub struct Accuracy {
     /// `(n label, filter) → (rate, the rest of the line)`.
     pub rates: BTreeMap<(String, String), (String, Option<String>)>,
-    /// Lines starting with `churn` or `redis bench: `.
+    /// Lines starting with `churn`, `alternated ` or `redis bench: `.
     pub notes: Vec<String>,
 }
 
@@ -254,7 +254,10 @@ impl Accuracy {
         for line in log.lines() {
             let line = line.trim();
             // Not `redis bench skipped: ...`, which comes with no results.
-            if line.starts_with("churn") || line.starts_with("redis bench: ") {
+            if ["churn", "alternated ", "redis bench: "]
+                .iter()
+                .any(|p| line.starts_with(p))
+            {
                 acc.notes.push(line.to_owned());
                 continue;
             }
@@ -1257,6 +1260,7 @@ mod tests {
             n = 1e6: bloomlab false-positive rate 0.00989\n\
             n = 1e7: fastbloom-rs false-positive rate 0.01008, 47.9 MB\n\
             churn (sized for 1e5): false negatives: a 0, b 4\n\
+            alternated n = 1e7: fastbloom's time ÷ bloomlab's: insert 1.10\n\
             standard/insert/1e6/bloomlab time: [1 ns 2 ns 3 ns]\n";
         let acc = Accuracy::parse(log);
         assert_eq!(
@@ -1268,7 +1272,13 @@ mod tests {
             Some(&("0.01008".into(), Some("47.9 MB".into())))
         );
         assert_eq!(acc.rates.len(), 2);
-        assert_eq!(acc.notes.len(), 1);
+        assert_eq!(
+            acc.notes,
+            [
+                "churn (sized for 1e5): false negatives: a 0, b 4",
+                "alternated n = 1e7: fastbloom's time ÷ bloomlab's: insert 1.10",
+            ]
+        );
     }
 
     #[test]

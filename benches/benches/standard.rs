@@ -46,7 +46,7 @@
 #![allow(missing_docs, clippy::unwrap_used, clippy::expect_used)]
 
 use std::hint::black_box;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use bloomlab_hash::{Family, Strategy};
 use bloomlab_standard::{
@@ -315,6 +315,7 @@ fn standard(c: &mut Criterion) {
         };
         run(c, label, "bloomlab-fold", new, m, o);
         run(c, label, "fastbloom", || fast(n), m, o);
+        alternated(label, n, m, o);
         let new = || Answered(BloomFilter::new(n as u64, P).unwrap());
         inserts(c, label, "bloomlab-insert", new, m);
         inserts(c, label, "fastbloom-insert", || Answered(fast(n)), m);
@@ -336,6 +337,86 @@ fn standard(c: &mut Criterion) {
             contains_many(c, m, o);
         }
     }
+}
+
+/// Rounds of [`alternated`].
+const ROUNDS: usize = 21;
+/// Keys a filter takes in turn in each round of [`alternated`].
+const ROUND_KEYS: usize = 1 << 18;
+
+/// bloomlab (default and `fold-128`) and fastbloom taking turns on the
+/// same keys: in each of [`ROUNDS`] rounds each filter inserts (again,
+/// into the full filter) and queries [`ROUND_KEYS`] keys, in an order
+/// that rotates from round to round. Criterion measures one filter
+/// after another, so at 10^7, where a query's time depends on how much
+/// of the 12 MB filter the host's other tenants leave in the shared L3
+/// cache, its medians compare the host at different moments; here each
+/// round's ratio compares the filters at the same moment, and the line
+/// printed (kept in the README block) gives the median round's ratio
+/// and the range.
+fn alternated(label: &str, n: usize, members: &[u64], others: &[u64]) {
+    let mut ours = BloomFilter::new(n as u64, P).unwrap();
+    let mut fold =
+        Builder::rate(n as u64, P).family(Family::Fold128).build().unwrap();
+    let mut peer = fast(n);
+    for &k in members {
+        Insert::insert(&mut ours, k);
+        Insert::insert(&mut fold, k);
+        Insert::insert(&mut peer, k);
+    }
+    let ops = ["insert", "contains-member", "contains-non-member"];
+    // seconds[op][filter][round], filters as in `ours, fold, peer`.
+    let mut seconds = vec![vec![vec![0.0; ROUNDS]; 3]; ops.len()];
+    for round in 0..ROUNDS {
+        let at = round * ROUND_KEYS % (n - ROUND_KEYS);
+        for (op, times) in seconds.iter_mut().enumerate() {
+            let (keys, insert) = match op {
+                0 => (&members[at..at + ROUND_KEYS], true),
+                1 => (&members[at..at + ROUND_KEYS], false),
+                _ => (&others[at..at + ROUND_KEYS], false),
+            };
+            for turn in 0..3 {
+                let filter = (round + turn) % 3;
+                times[filter][round] = match filter {
+                    0 => timed(&mut ours, keys, insert),
+                    1 => timed(&mut fold, keys, insert),
+                    _ => timed(&mut peer, keys, insert),
+                };
+            }
+        }
+    }
+    for (filter, name) in [(0, "bloomlab"), (1, "bloomlab-fold")] {
+        let line: Vec<String> = ops
+            .iter()
+            .zip(&seconds)
+            .map(|(op, times)| {
+                let mut r: Vec<f64> = (0..ROUNDS)
+                    .map(|i| times[2][i] / times[filter][i])
+                    .collect();
+                r.sort_by(f64::total_cmp);
+                let (lo, mid, hi) = (r[0], r[ROUNDS / 2], r[ROUNDS - 1]);
+                format!("{op} {mid:.2} ({lo:.2}–{hi:.2})")
+            })
+            .collect();
+        eprintln!(
+            "alternated n = {label}: fastbloom's time ÷ {name}'s, the median \
+             of {ROUNDS} rounds of {ROUND_KEYS} keys each (lowest–highest): \
+             {}",
+            line.join(", ")
+        );
+    }
+}
+
+/// Seconds `f` takes to insert (as [`Insert::insert`]) or query `keys`.
+fn timed<F: Bench>(f: &mut F, keys: &[u64], insert: bool) -> f64 {
+    let start = Instant::now();
+    if insert {
+        keys.iter().for_each(|&k| f.insert(black_box(k)));
+    } else {
+        let hits = keys.iter().filter(|&&k| f.contains(black_box(k))).count();
+        black_box(hits);
+    }
+    start.elapsed().as_secs_f64()
 }
 
 /// `contains_many` (a batch of 1024 keys per call) against fastbloom's
