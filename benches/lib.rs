@@ -1,5 +1,6 @@
 //! Benchmarks for bloomlab live in `benches/`; this library holds
-//! [`report`], which turns their results into the README's tables.
+//! [`report`], which turns their results into the README's tables, and
+//! [`turns`], the benches' comparisons of filters taking turns.
 //!
 //! Run them with `cargo bench -p bloomlab-benches`, or with
 //! `scripts/bench.sh SUITE`, which also regenerates the suite's block of
@@ -7,3 +8,4 @@
 #![forbid(unsafe_code)]
 
 pub mod report;
+pub mod turns;

@@ -18,6 +18,11 @@
 //!   time, or (`bloomlab-counting-insert-many`) one `insert_many` call,
 //!   which prefetches on filters of `INSERT_PREFETCH_MIN_BYTES` or more.
 //!
+//! * `alternated`: the default filter, the summary and fastbloom-rs
+//!   taking turns on the same keys in 21 rounds (`bloomlab_benches::turns`),
+//!   so that each round's ratio compares them at the same moment; the
+//!   median round's ratio is printed and kept in the README block.
+//!
 //! Before measuring, each filter's false-positive rate on 1e6
 //! non-members and its memory are printed to stderr, and a churn check
 //! shows what each counting filter loses after overload and heavy
@@ -31,6 +36,7 @@
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
+use bloomlab_benches::turns::{self, ROUND_KEYS, ROUNDS};
 use bloomlab_counting::CountingBloomFilter;
 use bloomlab_hash::Family;
 use bloomlab_standard::BloomFilter;
@@ -227,6 +233,75 @@ fn run<F: Counting>(
     }
 }
 
+/// bloomlab's counting filter (default, and keeping a summary) and
+/// fastbloom-rs taking turns on the same keys
+/// ([`bloomlab_benches::turns`]), each its own filter holding the `n`
+/// members: inserts of fresh keys, removes of the same keys (so the load
+/// stays at `n`), member and non-member queries. Prints a line for each
+/// of bloomlab's filters, which `bench-report` keeps in the README block.
+fn alternated(label: &str, n: usize, keys: &Keys) {
+    let mut ours = CountingBloomFilter::new(n as u64, P).unwrap();
+    let mut summary = bloomlab_counting::Builder::rate(n as u64, P)
+        .summary(true)
+        .build()
+        .unwrap();
+    let mut peer = fastbloom_rs(n);
+    for &k in &keys.members {
+        Counting::insert(&mut ours, k);
+        Counting::insert(&mut summary, k);
+        Counting::insert(&mut peer, k);
+    }
+    let ops = ["insert", "remove", "contains-member", "contains-non-member"];
+    let seconds = turns::run(ops.len(), 3, |op, filter, round| {
+        let at = round * ROUND_KEYS % (n - ROUND_KEYS);
+        let chunk = at..at + ROUND_KEYS;
+        let (keys, op) = match op {
+            0 => (&keys.fresh[chunk], Op::Insert),
+            1 => (&keys.fresh[chunk], Op::Remove),
+            2 => (&keys.members[chunk], Op::Contains),
+            _ => (&keys.others[chunk], Op::Contains),
+        };
+        match filter {
+            0 => timed(&mut ours, keys, op),
+            1 => timed(&mut summary, keys, op),
+            _ => timed(&mut peer, keys, op),
+        }
+    });
+    for (filter, name) in
+        [(0, "bloomlab-counting"), (1, "bloomlab-counting-summary")]
+    {
+        eprintln!(
+            "alternated n = {label}: fastbloom-rs's time ÷ {name}'s, the \
+             median of {ROUNDS} rounds of {ROUND_KEYS} keys each \
+             (lowest–highest): {}",
+            turns::ratios(&ops, &seconds, 2, filter)
+        );
+    }
+}
+
+/// What [`timed`] does with each key.
+#[derive(Clone, Copy)]
+enum Op {
+    Insert,
+    Remove,
+    Contains,
+}
+
+/// Seconds `f` takes to apply `op` to every key of `keys`.
+fn timed<F: Counting>(f: &mut F, keys: &[u64], op: Op) -> f64 {
+    let start = Instant::now();
+    match op {
+        Op::Insert => keys.iter().for_each(|&k| f.insert(black_box(k))),
+        Op::Remove => keys.iter().for_each(|&k| f.remove(black_box(k))),
+        Op::Contains => {
+            let hits =
+                keys.iter().filter(|&&k| f.contains(black_box(k))).count();
+            black_box(hits);
+        }
+    }
+    start.elapsed().as_secs_f64()
+}
+
 /// Overload, then heavy deletes: a filter sized for `n` takes `6n` keys
 /// (kn/m ≈ 4.2, so some 4-bit counters pass 15), then loses `5n` of
 /// them. Prints the false negatives among the `n` keys still inserted.
@@ -302,6 +377,7 @@ fn counting(c: &mut Criterion) {
         let keys = keys(n, n as u64);
         let label = if n == 1_000_000 { "1e6" } else { "1e7" };
         builds(c, label, &keys.members);
+        alternated(label, n, &keys);
         let ours = CountingBloomFilter::new(n as u64, P).unwrap();
         let mem = ours.bytes_of_memory();
         run(c, label, "bloomlab-counting", ours, &keys, true, mem);

@@ -39,6 +39,11 @@
 //!   at 1e6; ≈ 500 / 300 ns at 1e7); its inserts use the answer, as
 //!   `put` returns it.
 //!
+//! * `alternated`: bloomlab (default and `fold-128`) and fastbloom taking
+//!   turns on the same keys in 21 rounds (`bloomlab_benches::turns`), so
+//!   that each round's ratio compares them at the same moment; the
+//!   median round's ratio is printed and kept in the README block.
+//!
 //! Before measuring, each filter's false-positive rate on 1e6 non-members
 //! is printed to stderr, so speed is compared at known accuracy.
 //!
@@ -48,6 +53,7 @@
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
+use bloomlab_benches::turns::{self, ROUND_KEYS, ROUNDS};
 use bloomlab_hash::{Family, Strategy};
 use bloomlab_standard::{
     AtomicBloomFilter, BlockScheme, BlockedBloomFilter, BloomFilter, Builder,
@@ -339,21 +345,11 @@ fn standard(c: &mut Criterion) {
     }
 }
 
-/// Rounds of [`alternated`].
-const ROUNDS: usize = 21;
-/// Keys a filter takes in turn in each round of [`alternated`].
-const ROUND_KEYS: usize = 1 << 18;
-
 /// bloomlab (default and `fold-128`) and fastbloom taking turns on the
-/// same keys: in each of [`ROUNDS`] rounds each filter inserts (again,
-/// into the full filter) and queries [`ROUND_KEYS`] keys, in an order
-/// that rotates from round to round. Criterion measures one filter
-/// after another, so at 10^7, where a query's time depends on how much
-/// of the 12 MB filter the host's other tenants leave in the shared L3
-/// cache, its medians compare the host at different moments; here each
-/// round's ratio compares the filters at the same moment, and the line
-/// printed (kept in the README block) gives the median round's ratio
-/// and the range.
+/// same keys ([`bloomlab_benches::turns`]): inserts (again, into the
+/// full filter), member and non-member queries, each filter its own
+/// copy. Prints a line for each of bloomlab's filters, which
+/// `bench-report` keeps in the README block.
 fn alternated(label: &str, n: usize, members: &[u64], others: &[u64]) {
     let mut ours = BloomFilter::new(n as u64, P).unwrap();
     let mut fold =
@@ -365,44 +361,25 @@ fn alternated(label: &str, n: usize, members: &[u64], others: &[u64]) {
         Insert::insert(&mut peer, k);
     }
     let ops = ["insert", "contains-member", "contains-non-member"];
-    // seconds[op][filter][round], filters as in `ours, fold, peer`.
-    let mut seconds = vec![vec![vec![0.0; ROUNDS]; 3]; ops.len()];
-    for round in 0..ROUNDS {
+    let seconds = turns::run(ops.len(), 3, |op, filter, round| {
         let at = round * ROUND_KEYS % (n - ROUND_KEYS);
-        for (op, times) in seconds.iter_mut().enumerate() {
-            let (keys, insert) = match op {
-                0 => (&members[at..at + ROUND_KEYS], true),
-                1 => (&members[at..at + ROUND_KEYS], false),
-                _ => (&others[at..at + ROUND_KEYS], false),
-            };
-            for turn in 0..3 {
-                let filter = (round + turn) % 3;
-                times[filter][round] = match filter {
-                    0 => timed(&mut ours, keys, insert),
-                    1 => timed(&mut fold, keys, insert),
-                    _ => timed(&mut peer, keys, insert),
-                };
-            }
+        let (keys, insert) = match op {
+            0 => (&members[at..at + ROUND_KEYS], true),
+            1 => (&members[at..at + ROUND_KEYS], false),
+            _ => (&others[at..at + ROUND_KEYS], false),
+        };
+        match filter {
+            0 => timed(&mut ours, keys, insert),
+            1 => timed(&mut fold, keys, insert),
+            _ => timed(&mut peer, keys, insert),
         }
-    }
+    });
     for (filter, name) in [(0, "bloomlab"), (1, "bloomlab-fold")] {
-        let line: Vec<String> = ops
-            .iter()
-            .zip(&seconds)
-            .map(|(op, times)| {
-                let mut r: Vec<f64> = (0..ROUNDS)
-                    .map(|i| times[2][i] / times[filter][i])
-                    .collect();
-                r.sort_by(f64::total_cmp);
-                let (lo, mid, hi) = (r[0], r[ROUNDS / 2], r[ROUNDS - 1]);
-                format!("{op} {mid:.2} ({lo:.2}–{hi:.2})")
-            })
-            .collect();
         eprintln!(
             "alternated n = {label}: fastbloom's time ÷ {name}'s, the median \
              of {ROUNDS} rounds of {ROUND_KEYS} keys each (lowest–highest): \
              {}",
-            line.join(", ")
+            turns::ratios(&ops, &seconds, 2, filter)
         );
     }
 }
