@@ -39,8 +39,9 @@
 //!   at 1e6; ≈ 500 / 300 ns at 1e7); its inserts use the answer, as
 //!   `put` returns it.
 //!
-//! * `alternated`: bloomlab (default and `fold-128`) and fastbloom taking
-//!   turns on the same keys in 21 rounds (`bloomlab_benches::turns`), so
+//! * `alternated`: bloomlab (default and `fold-128`), fastbloom, and
+//!   fastbloom with XXH3-128 as its source hash (`fastbloom-xxh3`: what
+//!   the hash alone costs its walk) taking turns on the same keys in 21 rounds (`bloomlab_benches::turns`), so
 //!   that each round's ratio compares them at the same moment; the
 //!   median round's ratio is printed and kept in the README block.
 //!
@@ -66,7 +67,7 @@ use criterion::{
 };
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use xxhash_rust::xxh3::xxh3_64;
+use xxhash_rust::xxh3::{xxh3_64, xxh3_128};
 
 const P: f64 = 0.01;
 /// Bits per key of the two split/blocked filters.
@@ -130,6 +131,33 @@ impl Bench for Fast {
     #[inline]
     fn contains(&self, key: u64) -> bool {
         fastbloom::BloomFilter::contains(self, &key)
+    }
+}
+
+/// fastbloom's own walk and bits with XXH3-128 (the low word of its
+/// digest of the key's 8 bytes, bloomlab's default hash) as the source
+/// hash in place of foldhash, through fastbloom's `insert_hash` and
+/// `contains_hash`: what the hash alone costs fastbloom.
+struct FastXxh3(Fast);
+
+impl FastXxh3 {
+    #[inline]
+    fn hash(key: u64) -> u64 {
+        xxh3_128(&key.to_le_bytes()) as u64
+    }
+}
+
+impl Insert for FastXxh3 {
+    #[inline]
+    fn insert(&mut self, key: u64) {
+        self.0.insert_hash(Self::hash(key));
+    }
+}
+
+impl Bench for FastXxh3 {
+    #[inline]
+    fn contains(&self, key: u64) -> bool {
+        self.0.contains_hash(Self::hash(key))
     }
 }
 
@@ -345,23 +373,26 @@ fn standard(c: &mut Criterion) {
     }
 }
 
-/// bloomlab (default and `fold-128`) and fastbloom taking turns on the
-/// same keys ([`bloomlab_benches::turns`]): inserts (again, into the
-/// full filter), member and non-member queries, each filter its own
-/// copy. Prints a line for each of bloomlab's filters, which
-/// `bench-report` keeps in the README block.
+/// bloomlab (default and `fold-128`), fastbloom and fastbloom hashing by
+/// XXH3-128 ([`FastXxh3`]) taking turns on the same keys
+/// ([`bloomlab_benches::turns`]): inserts (again, into the full filter),
+/// member and non-member queries, each filter its own copy. Prints
+/// fastbloom's time ÷ each other filter's, lines `bench-report` keeps in
+/// the README block.
 fn alternated(label: &str, n: usize, members: &[u64], others: &[u64]) {
     let mut ours = BloomFilter::new(n as u64, P).unwrap();
     let mut fold =
         Builder::rate(n as u64, P).family(Family::Fold128).build().unwrap();
     let mut peer = fast(n);
+    let mut peer_xxh3 = FastXxh3(fast(n));
     for &k in members {
         Insert::insert(&mut ours, k);
         Insert::insert(&mut fold, k);
         Insert::insert(&mut peer, k);
+        Insert::insert(&mut peer_xxh3, k);
     }
     let ops = ["insert", "contains-member", "contains-non-member"];
-    let seconds = turns::run(ops.len(), 3, |op, filter, round| {
+    let seconds = turns::run(ops.len(), 4, |op, filter, round| {
         let at = round * ROUND_KEYS % (n - ROUND_KEYS);
         let (keys, insert) = match op {
             0 => (&members[at..at + ROUND_KEYS], true),
@@ -371,10 +402,13 @@ fn alternated(label: &str, n: usize, members: &[u64], others: &[u64]) {
         match filter {
             0 => timed(&mut ours, keys, insert),
             1 => timed(&mut fold, keys, insert),
-            _ => timed(&mut peer, keys, insert),
+            2 => timed(&mut peer, keys, insert),
+            _ => timed(&mut peer_xxh3, keys, insert),
         }
     });
-    for (filter, name) in [(0, "bloomlab"), (1, "bloomlab-fold")] {
+    for (filter, name) in
+        [(0, "bloomlab"), (1, "bloomlab-fold"), (3, "fastbloom-xxh3")]
+    {
         eprintln!(
             "alternated n = {label}: fastbloom's time ÷ {name}'s, the median \
              of {ROUNDS} rounds of {ROUND_KEYS} keys each (lowest–highest): \
