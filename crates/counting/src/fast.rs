@@ -21,6 +21,13 @@ pub(crate) fn far(bytes: usize) -> bool {
     bytes >= crate::INSERT_PREFETCH_MIN_BYTES
 }
 
+/// Whether a filter of `bytes` of counters tests every probe of a query
+/// with a branch ([`query`] with `FAR`): at
+/// [`crate::QUERY_BRANCH_MIN_BYTES`] or more.
+pub(crate) fn far_query(bytes: usize) -> bool {
+    bytes >= crate::QUERY_BRANCH_MIN_BYTES
+}
+
 /// Probes of a query tested without a branch between them: on a
 /// non-member the first probes decide, and a branch on each would be
 /// mispredicted about half of the time. Three, not the standard
@@ -74,17 +81,27 @@ impl Lanes {
 }
 
 /// Whether all probes of the walk from `(x, y)` find non-zero counters.
+/// A filter past the caches (`FAR`) tests every probe with a branch: on
+/// a member each branch is predicted, so only a test waits for each
+/// load, and the core's window holds more queries' misses at once than
+/// when each load also feeds the head's arithmetic.
 #[inline(always)]
-pub(crate) fn query<const K: u32, const E: bool, const LW: u32>(
+pub(crate) fn query<
+    const K: u32,
+    const E: bool,
+    const LW: u32,
+    const FAR: bool,
+>(
     words: &[u64],
     m: u64,
     mut x: u64,
     mut y: u64,
 ) -> bool {
+    let head = if FAR { 0 } else { K.min(BRANCH_FREE) };
     // 1 while every counter so far is non-zero: `c + max` reaches
     // `2^bits` exactly when `c ≥ 1` (arithmetic, so no branch is made).
     let mut all = 1;
-    for i in 0..K.min(BRANCH_FREE) {
+    for i in 0..head {
         let (w, sh, max) = Lanes::at::<LW>(reduce(x, m));
         all &= (((words[w] >> sh) & max) + max) >> (1 << LW);
         step::<E>(&mut x, &mut y, i);
@@ -92,9 +109,11 @@ pub(crate) fn query<const K: u32, const E: bool, const LW: u32>(
     if all == 0 {
         return false;
     }
-    for i in K.min(BRANCH_FREE)..K {
+    for i in head..K {
+        // The counter's mask is made from the position alone, so the
+        // test is the only instruction that waits for the load.
         let (w, sh, max) = Lanes::at::<LW>(reduce(x, m));
-        if (words[w] >> sh) & max == 0 {
+        if words[w] & (max << sh) == 0 {
             return false;
         }
         step::<E>(&mut x, &mut y, i);
@@ -384,12 +403,14 @@ impl std::fmt::Debug for Kernel {
 impl Kernel {
     /// The kernel of `probes` with counters of `2^lw` bits, if its
     /// configuration has a multiply-shift fast path and `k` is unrolled;
-    /// its inserts prefetch if the filter is [`far`].
+    /// its inserts prefetch if a filter of `bytes` of counters is [`far`],
+    /// its queries branch on every probe if it is [`far_query`].
     pub(crate) fn new(
         probes: &bloomlab_standard::Probes,
         lw: u32,
-        far: bool,
+        bytes: usize,
     ) -> Option<Kernel> {
+        let far = (far(bytes), far_query(bytes));
         let (hash, e) = probes.ms_hash()?;
         let k = probes.k();
         match hash {
@@ -399,19 +420,30 @@ impl Kernel {
         }
     }
 
-    fn of<H: MsStart>(k: u32, e: bool, lw: u32, far: bool) -> Option<Kernel> {
+    fn of<H: MsStart>(
+        k: u32,
+        e: bool,
+        lw: u32,
+        far: (bool, bool),
+    ) -> Option<Kernel> {
         unrolled!(H, k, e, lw, kernel_of, (far), None)
     }
 }
 
-fn key_query<H: MsStart, const K: u32, const E: bool, const LW: u32>(
+fn key_query<
+    H: MsStart,
+    const K: u32,
+    const E: bool,
+    const LW: u32,
+    const FAR: bool,
+>(
     seed: u64,
     m: u64,
     words: &[u64],
     key: &[u8],
 ) -> bool {
     let (x, y) = H::start(seed, key);
-    query::<K, E, LW>(words, m, x, y)
+    query::<K, E, LW, FAR>(words, m, x, y)
 }
 
 fn key_add<
@@ -440,14 +472,20 @@ fn key_sub<H: MsStart, const K: u32, const E: bool, const LW: u32>(
     sub::<K, E, LW>(words, (), m, x, y)
 }
 
-fn word_query<H: MsStart, const K: u32, const E: bool, const LW: u32>(
+fn word_query<
+    H: MsStart,
+    const K: u32,
+    const E: bool,
+    const LW: u32,
+    const FAR: bool,
+>(
     seed: u64,
     m: u64,
     words: &[u64],
     key: u64,
 ) -> bool {
     let (x, y) = H::start_word(seed, key);
-    query::<K, E, LW>(words, m, x, y)
+    query::<K, E, LW, FAR>(words, m, x, y)
 }
 
 fn word_add<
@@ -506,7 +544,7 @@ fn word_sub_sum<H: MsStart, const K: u32, const E: bool, const LW: u32>(
 
 // Named by `unrolled!` with `H, K, E, LW`.
 fn kernel_of<H: MsStart, const K: u32, const E: bool, const LW: u32>(
-    far: bool,
+    (far, far_query): (bool, bool),
 ) -> Option<Kernel> {
     let (add, add_word, add_word_sum): (AddFn, AddWordFn, AddWordSumFn) =
         if far {
@@ -522,11 +560,16 @@ fn kernel_of<H: MsStart, const K: u32, const E: bool, const LW: u32>(
                 word_add_sum::<H, K, E, LW, false>,
             )
         };
+    let (query, query_word): (QueryFn, QueryWordFn) = if far_query {
+        (key_query::<H, K, E, LW, true>, word_query::<H, K, E, LW, true>)
+    } else {
+        (key_query::<H, K, E, LW, false>, word_query::<H, K, E, LW, false>)
+    };
     Some(Kernel {
-        query: key_query::<H, K, E, LW>,
+        query,
         add,
         sub: key_sub::<H, K, E, LW>,
-        query_word: word_query::<H, K, E, LW>,
+        query_word,
         add_word,
         sub_word: word_sub::<H, K, E, LW>,
         add_word_sum,

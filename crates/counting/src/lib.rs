@@ -135,6 +135,7 @@ pub use bloomlab_standard::{Config, Size};
 pub use counters::CounterWidth;
 pub use error::{Error, Result};
 pub use filter::{
-    Builder, CountingBloomFilter, INSERT_PREFETCH_MIN_BYTES, MAX_K, Stats,
+    Builder, CountingBloomFilter, INSERT_PREFETCH_MIN_BYTES, MAX_K,
+    QUERY_BRANCH_MIN_BYTES, Stats,
 };
 pub use format::{Info, MAGIC, VARIANT_COUNTING, VERSION, is_counting, read};

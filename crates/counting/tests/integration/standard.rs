@@ -143,6 +143,60 @@ fn contains_many_matches_contains_when_prefetching() {
     }
 }
 
+/// On filters of `QUERY_BRANCH_MIN_BYTES`, whose queries take the
+/// branching kernel: members are found, other keys answered as the
+/// standard filter of the same keys answers them, and a member whose
+/// counter at probe `i` is zeroed is refused, for every `i` (so each
+/// probe's exit is taken), word keys and byte keys alike.
+#[test]
+fn large_filters_answer_as_the_standard_filter() {
+    let k = 7;
+    for config in configs() {
+        for width in
+            [CounterWidth::Two, CounterWidth::Four, CounterWidth::Eight]
+        {
+            let bits = u64::from(width.bits());
+            let m =
+                bloomlab_counting::QUERY_BRANCH_MIN_BYTES as u64 * 8 / bits;
+            let mut f = CountingBloomFilter::builder_counters(m, k)
+                .config(config)
+                .width(width)
+                .build()
+                .unwrap();
+            let big = bloomlab_counting::QUERY_BRANCH_MIN_BYTES;
+            assert!(f.bytes_of_memory() >= big);
+            let n = 2000u64;
+            for key in 0..n {
+                f.insert(&key);
+            }
+            let s = f.to_standard().unwrap();
+            for key in 0..n + 5000 {
+                let want = key < n || s.contains(&key);
+                assert_eq!(f.contains(&key), want, "{config:?} {width} {key}");
+                assert_eq!(f.contains_bytes(&key.to_le_bytes()), want);
+            }
+            // Key `i` (for `i < k`) loses its counter at probe `i`.
+            let mut words = f.words().to_vec();
+            let zeroed: Vec<u64> = (0..k)
+                .map(|i| f.positions(&u64::from(i))[i as usize])
+                .collect();
+            for &p in &zeroed {
+                let (w, sh) = ((p * bits / 64) as usize, p * bits % 64);
+                words[w] &= !(((1u64 << bits) - 1) << sh);
+            }
+            let g =
+                CountingBloomFilter::from_words(config, width, m, k, words)
+                    .unwrap();
+            for key in 0..n {
+                let hit = f.positions(&key).iter().any(|p| zeroed.contains(p));
+                assert_eq!(g.contains(&key), !hit, "{config:?} {width} {key}");
+                assert_eq!(g.contains_bytes(&key.to_le_bytes()), !hit);
+                assert!(key >= u64::from(k) || hit);
+            }
+        }
+    }
+}
+
 /// Inserts keys `0..n` into `f`, then checks `contains_many` against
 /// `contains` on half of them and `0.7 n` non-members.
 fn contains_many_matches(mut f: CountingBloomFilter, n: u64, design: bool) {
