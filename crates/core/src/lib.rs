@@ -64,5 +64,7 @@ pub mod words;
 pub use bits::{AtomicBitArray, BitArray};
 pub use error::{Error, Result};
 pub use filter::Filter;
-pub use prefetch::{PREFETCH_MIN_BYTES, prefetch, worth_prefetching};
+pub use prefetch::{
+    PREFETCH_MIN_BYTES, QUERY_BRANCH_MIN_BYTES, prefetch, worth_prefetching,
+};
 pub use words::Words;

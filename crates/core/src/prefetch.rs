@@ -24,6 +24,25 @@
 /// cache, two to three times faster when it does not.
 pub const PREFETCH_MIN_BYTES: usize = 4 << 20;
 
+/// Filters at least this large test every probe of a one-key query with
+/// a branch (the standard and counting filters' kernels), where smaller
+/// ones test their first probes without: past this machine class's L3
+/// cache (32 MiB) each probe is a miss to memory, and a predicted branch
+/// leaves one instruction waiting for each load (a branch-free head adds
+/// its arithmetic), so the core's window holds more queries' misses at
+/// once. In smaller filters the branch-free head wins on non-members,
+/// whose first probes decide and whose branches would be mispredicted.
+/// Measured on the project's machine (2026-11-25): a counting filter of
+/// 48 MB (n = 1e7, 4-bit counters), bench binaries without and with it
+/// alternated (`benches/benches/counting.rs`), member queries 126.7 and
+/// 134.3 ns a key against 105.0 and 101.3, non-members 104.3 and 100.4
+/// against 82.4 and 77.8; in a one-off loop (a design measurement, not a
+/// bench), a standard filter of 48 MB at n = 1e7 (its bits a quarter
+/// set) members 83-88 against 75-79 ns and non-members 58-69 against
+/// 30-38, and a counting filter with a head of three against none,
+/// non-members 17.8-20.8 against 23.1-24.8 ns at 9.6 MB, mixed at 19 MB.
+pub const QUERY_BRANCH_MIN_BYTES: usize = 32 << 20;
+
 /// Whether a batch over `items` should prefetch: whether they take at
 /// least [`PREFETCH_MIN_BYTES`].
 ///

@@ -31,19 +31,10 @@ pub const INSERT_PREFETCH_MIN_BYTES: usize =
 
 /// Filters at least this large test every counter of a query
 /// ([`CountingBloomFilter::contains`]) with a branch, where smaller ones
-/// test the first three without: past this machine class's L3 cache
-/// (32 MiB) each probe is a miss to memory, and on a member each branch
-/// is predicted, so only one instruction waits for each load and the
-/// core's window holds more queries' misses at once. Measured with
-/// `benches/benches/counting.rs`, bench binaries without and with it
-/// alternated (2026-11-25), n = 1e7 (48 MB): members 126.7 and 134.3 ns
-/// a key against 105.0 and 101.3 with it, non-members 104.3 and 100.4
-/// against 82.4 and 77.8 (fastbloom-rs 145-162 and 106-110 in the same
-/// runs). In smaller filters the branch-free head wins on non-members,
-/// whose first counters decide and whose branches would be mispredicted
-/// (a one-off loop, head of three against none: 17.8-20.8 ns against
-/// 23.1-24.8 at 9.6 MB, mixed at 19 MB).
-pub const QUERY_BRANCH_MIN_BYTES: usize = 32 << 20;
+/// test the first three without: the standard filter's threshold
+/// ([`bloomlab_core::QUERY_BRANCH_MIN_BYTES`], where it is measured).
+pub const QUERY_BRANCH_MIN_BYTES: usize =
+    bloomlab_core::QUERY_BRANCH_MIN_BYTES;
 
 /// Counters of every key tested in `contains_many`'s first pass.
 const FIRST_PASS: u32 = 2;

@@ -73,7 +73,7 @@ impl BloomFilter {
     }
 
     pub(crate) fn from_raw(bits: BitArray, probes: Probes) -> BloomFilter {
-        let kernel = kernel::for_probes(&probes);
+        let kernel = kernel::for_probes(&probes, size_of_val(bits.words()));
         BloomFilter { bits, probes, kernel }
     }
 

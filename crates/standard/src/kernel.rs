@@ -438,6 +438,25 @@ pub(crate) fn query<const K: u32, const E: bool>(
         && query_tail::<K, E>(words, m, x, y)
 }
 
+/// Whether every probe of the walk from `(x, y)` is set, each tested
+/// with a branch: the query of a filter past the caches
+/// ([`bloomlab_core::QUERY_BRANCH_MIN_BYTES`]).
+#[inline(always)]
+pub(crate) fn query_branching<const K: u32, const E: bool>(
+    words: &[u64],
+    m: u64,
+    mut x: u64,
+    mut y: u64,
+) -> bool {
+    for i in 0..K {
+        if bit(words, reduce(x, m)) & 1 == 0 {
+            return false;
+        }
+        step::<E>(&mut x, &mut y, i);
+    }
+    true
+}
+
 /// Sets every probe of the walk from `(x, y)`; whether any bit changed.
 #[inline(always)]
 pub(crate) fn set<const K: u32, const E: bool>(
@@ -487,14 +506,18 @@ pub(crate) fn set_all<const K: u32, const E: bool>(
     }
 }
 
-fn key_query<H: MsStart, const K: u32, const E: bool>(
+fn key_query<H: MsStart, const K: u32, const E: bool, const FAR: bool>(
     seed: u64,
     m: u64,
     words: &[u64],
     key: &[u8],
 ) -> bool {
     let (x, y) = H::start(seed, key);
-    query::<K, E>(words, m, x, y)
+    if FAR {
+        query_branching::<K, E>(words, m, x, y)
+    } else {
+        query::<K, E>(words, m, x, y)
+    }
 }
 
 fn key_insert<H: MsStart, const K: u32, const E: bool>(
@@ -518,14 +541,18 @@ fn key_add<H: MsStart, const K: u32, const E: bool>(
 }
 
 // The same for a one-word key, passed in a register: no length to test.
-fn word_query<H: MsStart, const K: u32, const E: bool>(
+fn word_query<H: MsStart, const K: u32, const E: bool, const FAR: bool>(
     seed: u64,
     m: u64,
     words: &[u64],
     key: u64,
 ) -> bool {
     let (x, y) = H::start_word(seed, key);
-    query::<K, E>(words, m, x, y)
+    if FAR {
+        query_branching::<K, E>(words, m, x, y)
+    } else {
+        query::<K, E>(words, m, x, y)
+    }
 }
 
 fn word_insert<H: MsStart, const K: u32, const E: bool>(
@@ -548,16 +575,24 @@ fn word_add<H: MsStart, const K: u32, const E: bool>(
     set_all::<K, E>(bits, m, x, y);
 }
 
-/// Both kernels of hash `H`, `k = K` and walk `E`.
-fn kernels<H: MsStart, const K: u32, const E: bool>() -> Option<Kernels> {
+/// Both kernels of hash `H`, `k = K` and walk `E`; their queries branch
+/// on every probe if `far` (see [`for_probes`]).
+fn kernels<H: MsStart, const K: u32, const E: bool>(
+    far: bool,
+) -> Option<Kernels> {
+    let (key, word): (QueryFn, QueryWordFn) = if far {
+        (key_query::<H, K, E, true>, word_query::<H, K, E, true>)
+    } else {
+        (key_query::<H, K, E, false>, word_query::<H, K, E, false>)
+    };
     Some(Kernels {
         bytes: Kernel {
-            query: key_query::<H, K, E>,
+            query: key,
             insert: key_insert::<H, K, E>,
             add: key_add::<H, K, E>,
         },
         word: Kernel {
-            query: word_query::<H, K, E>,
+            query: word,
             insert: word_insert::<H, K, E>,
             add: word_add::<H, K, E>,
         },
@@ -583,28 +618,31 @@ macro_rules! unrolled {
 }
 pub(crate) use unrolled;
 
-/// The kernels of `probes`, if its configuration has them.
-pub(crate) fn for_probes(probes: &Probes) -> Option<Kernels> {
+/// The kernels of `probes` over `bytes` of bits, if its configuration
+/// has them: from [`bloomlab_core::QUERY_BRANCH_MIN_BYTES`] on, queries
+/// test every probe with a branch ([`query_branching`]).
+pub(crate) fn for_probes(probes: &Probes, bytes: usize) -> Option<Kernels> {
     let (hash, e) = probes.ms_hash()?;
     let k = probes.k();
+    let far = bytes >= bloomlab_core::QUERY_BRANCH_MIN_BYTES;
     match hash {
-        MsHash::Xxh3x64 => unrolled!(k, e, kernels_x64(), None),
-        MsHash::Xxh3x128 => unrolled!(k, e, kernels_x128(), None),
-        MsHash::Fold128 => unrolled!(k, e, kernels_fold(), None),
+        MsHash::Xxh3x64 => unrolled!(k, e, kernels_x64(far), None),
+        MsHash::Xxh3x128 => unrolled!(k, e, kernels_x128(far), None),
+        MsHash::Fold128 => unrolled!(k, e, kernels_fold(far), None),
     }
 }
 
 // One instance per hash, so that `unrolled!` can name them with `K, E`.
-fn kernels_x64<const K: u32, const E: bool>() -> Option<Kernels> {
-    kernels::<Xxh3x64Start, K, E>()
+fn kernels_x64<const K: u32, const E: bool>(far: bool) -> Option<Kernels> {
+    kernels::<Xxh3x64Start, K, E>(far)
 }
 
-fn kernels_x128<const K: u32, const E: bool>() -> Option<Kernels> {
-    kernels::<Xxh3x128Start, K, E>()
+fn kernels_x128<const K: u32, const E: bool>(far: bool) -> Option<Kernels> {
+    kernels::<Xxh3x128Start, K, E>(far)
 }
 
-fn kernels_fold<const K: u32, const E: bool>() -> Option<Kernels> {
-    kernels::<Fold128Start, K, E>()
+fn kernels_fold<const K: u32, const E: bool>(far: bool) -> Option<Kernels> {
+    kernels::<Fold128Start, K, E>(far)
 }
 
 #[cfg(test)]

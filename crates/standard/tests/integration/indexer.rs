@@ -443,3 +443,50 @@ fn batches_match(m: u64, n: u64) {
         assert!(large || fp > 0, "{fp}");
     }
 }
+
+/// On a filter of [`bloomlab_core::QUERY_BRANCH_MIN_BYTES`], whose
+/// one-key queries take the branching kernel: members are found, word
+/// and byte keys answer alike, and a member whose bit at probe `i` is
+/// cleared is refused, for every `i` (so each probe's exit is taken),
+/// for each multiply-shift configuration and, as a check, Guava's.
+#[test]
+fn large_filters_refuse_a_key_at_any_cleared_probe() {
+    let m = bloomlab_core::QUERY_BRANCH_MIN_BYTES as u64 * 8;
+    let k = 7;
+    let mut configs = Vec::new();
+    for strategy in [Strategy::Double, Strategy::EnhancedDouble] {
+        for family in [Family::Xxh3_64, Family::Xxh3_128, Family::Fold128] {
+            configs.push(Config {
+                family,
+                seed: 0,
+                strategy,
+                reduction: Reduction::MultiplyShift,
+            });
+        }
+    }
+    configs.push(Config::default().with_seed(5));
+    configs.push(Config::guava(Strategy::GuavaMitz64));
+    for config in configs {
+        let mut f = BloomFilter::with_config(config, m, k).unwrap();
+        let n = 2000u64;
+        for key in 0..n {
+            f.add(&key);
+        }
+        for key in 0..n {
+            assert!(f.contains(&key), "{config:?} {key}");
+            assert!(f.contains_bytes(&key.to_le_bytes()), "{config:?} {key}");
+        }
+        // Key `i` (for `i < k`) loses its bit at probe `i`.
+        let cleared: Vec<u64> =
+            (0..k).map(|i| f.positions(&u64::from(i))[i as usize]).collect();
+        for &p in &cleared {
+            f.bit_array_mut().unset(p);
+        }
+        for key in 0..n {
+            let hit = f.positions(&key).iter().any(|p| cleared.contains(p));
+            assert_eq!(f.contains(&key), !hit, "{config:?} {key}");
+            assert_eq!(f.contains_bytes(&key.to_le_bytes()), !hit);
+            assert!(key >= u64::from(k) || hit);
+        }
+    }
+}
