@@ -37,7 +37,10 @@ pub(crate) fn far_query(bytes: usize) -> bool {
 /// binaries alternated): non-members at 1e7 about 85 → 69 ns, members
 /// at 1e7 and 1e6 level or a little faster, non-members at 1e6 about
 /// 18.4 → 19.3 ns; two probes cost 23 ns there, six or seven cost more
-/// everywhere.
+/// everywhere. Since 2026-11-25 filters of
+/// [`crate::QUERY_BRANCH_MIN_BYTES`] or more (48 MB at 1e7) have no
+/// head: each probe is then tested with a mask made before its load,
+/// and that beat the head of three there (see the constant).
 const BRANCH_FREE: u32 = 3;
 
 /// Lemire's multiply-shift: `x` mapped to `[0, m)`.

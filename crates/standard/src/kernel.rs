@@ -53,7 +53,9 @@ pub(crate) const MAX_KERNEL_K: u32 = 16;
 /// non-member the first probes decide, and a branch on each would be
 /// mispredicted about half of the time (and on a filter larger than the
 /// cache only resolved after the miss); four at once cost a few loads
-/// and leave one well-predicted branch.
+/// and leave one well-predicted branch. Filters of
+/// [`bloomlab_core::QUERY_BRANCH_MIN_BYTES`] or more, past the caches,
+/// have no head ([`query_branching`]).
 pub(crate) const BRANCH_FREE: u32 = 4;
 
 /// A filter's chosen probe loops (the classic filter's by default; the
