@@ -239,6 +239,7 @@ pub(crate) fn add<
     // alternated twice at n = 1e7 (2026-11-25): builds 1.39 and 1.42 s
     // against 1.26 and 1.25 (fastbloom-rs 2.60, 2.23 and 2.38, 2.39),
     // inserts of members again level (137 and 124 ns against 120, 128).
+    const { assert!(K <= 16, "kernels are unrolled for k up to 16") };
     let mut at = [0u64; 16];
     if FAR {
         let (mut x, mut y) = (x, y);
