@@ -7,8 +7,8 @@ use bloomlab_hash::{Digest, Funnel};
 use crate::config::{MsHash, Probes};
 use crate::kernel::{
     self, BRANCH_FREE, Fold128Start, Kernels, MAX_KERNEL_K, MsStart,
-    ROUND_BATCH, Xxh3x64Start, Xxh3x128Start, insert_many, prefetch_probe,
-    query, query_many, set, unrolled,
+    ROUND_BATCH, Xxh3x64Start, Xxh3x128Start, insert_many, query, query_many,
+    query_many_adaptive, set, start_key, unrolled,
 };
 use crate::{Builder, Config, Error, Result};
 
@@ -440,17 +440,20 @@ impl BloomFilter {
     /// probes of every key without a branch on the bits; a second tests
     /// the other probes of the keys that passed (a non-member usually
     /// stops after two). On a filter of
-    /// [`bloomlab_core::PREFETCH_MIN_BYTES`] or more, each pass first
-    /// prefetches every line it will read, so that the cache misses of a
-    /// whole pass are in flight together rather than the few that fit in
-    /// the core's out-of-order window. At n = 1e7 (12 MB), in four runs
-    /// of `benches/benches/standard.rs` (`many-*` groups), members took
-    /// 25-49 ns a key and non-members 13-20, against fastbloom's
-    /// `contains` at 23-102 and 24-48 in the same runs: the batch holds
-    /// its time when other work on the host pushes the filter out of the
-    /// L3 cache, and fastbloom's one-key queries do not. Results are
-    /// those of `contains`, bit for bit; prefetching changes only the
-    /// timing.
+    /// [`bloomlab_core::PREFETCH_MIN_BYTES`] or more, lines are
+    /// prefetched before they are read, so that the cache misses of many
+    /// keys are in flight together rather than the few that fit in the
+    /// core's out-of-order window, and each round of keys is of one of
+    /// two kinds, chosen by the answers of the round before: after mostly
+    /// non-members, the two passes above, each prefetching what it will
+    /// read; after mostly members (two in five or more), rounds of 64 keys
+    /// that prefetch every probe of each key as it is hashed and then
+    /// test them all, since a member needs every probe. At n = 1e7
+    /// (12 MB, `benches/benches/standard.rs`, `many-*` groups, bench
+    /// binaries before and after alternated three times on 2026-11-25),
+    /// members took 16.3-16.7 ns a key against 20.5-43.7 in two passes,
+    /// non-members 9.8-11.5 against 9.7-10.8. Results are those of
+    /// `contains`, bit for bit; prefetching changes only the timing.
     ///
     /// ```
     /// use bloomlab_standard::BloomFilter;
@@ -464,10 +467,7 @@ impl BloomFilter {
     /// ```
     pub fn contains_many<T: Funnel>(&self, keys: &[T], out: &mut [bool]) {
         if !self.probes.digest_only() {
-            for (k, o) in keys.iter().zip(out.iter_mut()) {
-                *o = self.contains(k);
-            }
-            return;
+            return self.contains_each(keys, out);
         }
         if let Some((hash, e)) = self.probes.ms_hash()
             && self.hash_count() <= MAX_KERNEL_K
@@ -509,27 +509,31 @@ impl BloomFilter {
         let k = self.hash_count();
         let (seed, m, words) =
             (self.probes.seed(), self.bits(), self.bits.words());
-        let prefetch = bloomlab_core::worth_prefetching(words);
+        if bloomlab_core::worth_prefetching(words) {
+            return unrolled!(
+                k,
+                e,
+                query_many_adaptive::<H, T>(seed, words, m, keys, out),
+                self.contains_each(keys, out)
+            );
+        }
         let mut walks = [(0u64, 0u64); ROUND_BATCH];
         for (chunk, outs) in
             keys.chunks(ROUND_BATCH).zip(out.chunks_mut(ROUND_BATCH))
         {
             let n = chunk.len().min(outs.len());
             for (w, key) in walks.iter_mut().zip(&chunk[..n]) {
-                let (x, y) = match key.as_le_word() {
-                    Some(word) => H::start_word(seed, word),
-                    None => key.with_bytes(|b| H::start(seed, b)),
-                };
-                if prefetch {
-                    // `query_many`'s first pass reads probes 0 and 1, `x`
-                    // and `x + y` in every walk: start their misses now.
-                    prefetch_probe(words, m, x);
-                    prefetch_probe(words, m, x.wrapping_add(y));
-                }
-                *w = (x, y);
+                *w = start_key::<H, T>(seed, key);
             }
             let (walks, outs) = (&walks[..n], &mut outs[..n]);
-            unrolled!(k, e, query_many(words, m, walks, outs, prefetch), ());
+            unrolled!(k, e, query_many(words, m, walks, outs, false), ());
+        }
+    }
+
+    /// `contains` of each key into `out`.
+    fn contains_each<T: Funnel>(&self, keys: &[T], out: &mut [bool]) {
+        for (k, o) in keys.iter().zip(out.iter_mut()) {
+            *o = self.contains(k);
         }
     }
 

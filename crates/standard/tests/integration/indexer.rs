@@ -490,3 +490,57 @@ fn large_filters_refuse_a_key_at_any_cleared_probe() {
         }
     }
 }
+
+/// On a filter that prefetches for its batches, `contains_many` chooses
+/// how to prefetch each round from the answers of the round before (all
+/// of a member's probes, or two of every key and the rest of those that
+/// pass): in runs of members, of non-members and mixed, for word and
+/// byte keys, and for members with one bit cleared (each probe in turn,
+/// so each dense test reads every probe), the answers are `contains`'s.
+#[test]
+fn adaptive_batches_answer_as_one_key_at_a_time() {
+    let m = bloomlab_core::PREFETCH_MIN_BYTES as u64 * 8;
+    for strategy in [Strategy::Double, Strategy::EnhancedDouble] {
+        for family in [Family::Xxh3_64, Family::Xxh3_128, Family::Fold128] {
+            let config = Config {
+                family,
+                seed: 3,
+                strategy,
+                reduction: Reduction::MultiplyShift,
+            };
+            let mut f = BloomFilter::with_config(config, m, 7).unwrap();
+            // The design load: about half the bits set.
+            let n = m / 10;
+            f.insert_many(&(0..n).collect::<Vec<u64>>());
+            // Runs of 700 members, 900 non-members, 500 alternating, 300
+            // members: each longer than a round of either kind.
+            let mut probe: Vec<u64> = (0..700).collect();
+            probe.extend(n..n + 900);
+            probe.extend((0..500).map(|i| if i % 2 == 0 { i } else { n + i }));
+            probe.extend(1000..1300);
+            // Members 100, 110, .. 690 lose the bit of probe (i / 10) % 7.
+            let mut g = f.clone();
+            for key in (100..700u64).step_by(10) {
+                let p = g.positions(&key)[((key / 10) % 7) as usize];
+                g.bit_array_mut().unset(p);
+            }
+            for filter in [&f, &g] {
+                let mut out = vec![false; probe.len()];
+                filter.contains_many(&probe, &mut out);
+                let one: Vec<bool> =
+                    probe.iter().map(|k| filter.contains(k)).collect();
+                assert_eq!(out, one, "{family} {strategy}");
+                let bytes: Vec<[u8; 8]> =
+                    probe.iter().map(|k| k.to_le_bytes()).collect();
+                filter.contains_many(&bytes, &mut out);
+                assert_eq!(out, one, "{family} {strategy} bytes");
+            }
+            let mut out = vec![false; 700];
+            g.contains_many(&probe[..700], &mut out);
+            for (key, found) in (0..700u64).zip(out) {
+                let cleared = key >= 100 && key % 10 == 0;
+                assert_eq!(found, !cleared, "{family} {strategy} {key}");
+            }
+        }
+    }
+}
