@@ -4,7 +4,7 @@ use bloomlab_core::{Filter, Words, theory};
 use bloomlab_hash::strategy::mix64;
 use bloomlab_hash::{Digest, Family, Funnel, Hasher};
 
-use crate::blocked_kernel::{self, BlockedKernels, SplitFast};
+use crate::blocked_kernel::{self, BlockedKernels};
 use crate::classic::BATCH;
 use crate::split::{self, MAX_SPLIT_BLOCKS, SPLIT_BLOCK_BITS, SPLIT_K, Simd};
 use crate::{Builder, Error, Result};
@@ -179,8 +179,6 @@ pub struct BlockedBloomFilter {
     shift: u32,
     k: u32,
     scheme: BlockScheme,
-    /// The inline path of one-word keys of a split-block filter.
-    split_fast: Option<SplitFast>,
     /// AVX2, if the CPU has it (split blocks).
     simd: Simd,
     /// The probe loops of this configuration, chosen once (see
@@ -252,9 +250,14 @@ impl BlockedBloomFilter {
             shift,
             k,
             scheme,
-            split_fast: SplitFast::of(family, hasher.seed(), scheme),
             simd: Simd::detect(),
-            kernel: blocked_kernel::for_config(family, block_bits, k, scheme),
+            kernel: blocked_kernel::for_config(
+                family,
+                hasher.seed(),
+                block_bits,
+                k,
+                scheme,
+            ),
         })
     }
 
@@ -398,25 +401,18 @@ impl BlockedBloomFilter {
     /// Inserts a typed key; returns whether any bit changed.
     #[inline]
     pub fn insert<T: Funnel + ?Sized>(&mut self, key: &T) -> bool {
-        if let Some(w) = key.as_le_word() {
-            let seed = self.hasher.seed();
-            if let Some(fast) = self.split_fast {
-                return (fast.insert)(
-                    &mut self.lines,
-                    seed,
-                    w,
-                    self.blocks,
-                    self.simd,
-                );
-            }
-            if let Some(kernel) = self.kernel {
-                return (kernel.word.insert)(
-                    seed,
-                    &mut self.lines,
-                    self.blocks,
-                    w,
-                );
-            }
+        // One pointer a path, so that the method stays small enough to
+        // inline into callers' loops (split blocks at n = 1e6, bench
+        // binaries alternated: queries about 0.35 ns a key faster than with
+        // a second pointer for split blocks tested first).
+        if let (Some(kernel), Some(w)) = (self.kernel, key.as_le_word()) {
+            return (kernel.word.insert)(
+                &mut self.lines,
+                self.hasher.seed(),
+                w,
+                self.blocks,
+                self.simd,
+            );
         }
         self.insert_other(key)
     }
@@ -435,17 +431,13 @@ impl BlockedBloomFilter {
     /// ```
     #[inline]
     pub fn add<T: Funnel + ?Sized>(&mut self, key: &T) {
-        if self.split_fast.is_some() {
-            // A split block's bits are one OR whose answer costs nothing.
-            self.insert(key);
-            return;
-        }
         if let (Some(kernel), Some(w)) = (self.kernel, key.as_le_word()) {
             (kernel.word.add)(
-                self.hasher.seed(),
                 &mut self.lines,
-                self.blocks,
+                self.hasher.seed(),
                 w,
+                self.blocks,
+                self.simd,
             );
             return;
         }
@@ -455,20 +447,14 @@ impl BlockedBloomFilter {
     /// Whether a typed key may have been inserted.
     #[inline]
     pub fn contains<T: Funnel + ?Sized>(&self, key: &T) -> bool {
-        if let Some(w) = key.as_le_word() {
-            let seed = self.hasher.seed();
-            if let Some(fast) = self.split_fast {
-                return (fast.query)(
-                    &self.lines,
-                    seed,
-                    w,
-                    self.blocks,
-                    self.simd,
-                );
-            }
-            if let Some(kernel) = self.kernel {
-                return (kernel.word.query)(seed, &self.lines, self.blocks, w);
-            }
+        if let (Some(kernel), Some(w)) = (self.kernel, key.as_le_word()) {
+            return (kernel.word.query)(
+                &self.lines,
+                self.hasher.seed(),
+                w,
+                self.blocks,
+                self.simd,
+            );
         }
         self.contains_other(key)
     }

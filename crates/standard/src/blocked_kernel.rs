@@ -27,12 +27,15 @@ pub(crate) type InsertFn = fn(u64, &mut [Line], u64, &[u8]) -> bool;
 /// `fn(seed, lines, blocks, key)`: sets the probes, without the answer.
 pub(crate) type AddFn = fn(u64, &mut [Line], u64, &[u8]);
 
-/// [`QueryFn`] for a one-word key (see [`crate::kernel::Kernels`]).
-pub(crate) type QueryWordFn = fn(u64, &[Line], u64, u64) -> bool;
+/// [`QueryFn`] for a one-word key (see [`crate::kernel::Kernels`]):
+/// `fn(lines, seed, key, blocks, simd)`. The arguments come in the order
+/// the split-block AVX2 code takes them (the order its closure first uses
+/// them), so the call into it passes its registers through.
+pub(crate) type QueryWordFn = fn(&[Line], u64, u64, u64, Simd) -> bool;
 /// [`InsertFn`] for a one-word key.
-pub(crate) type InsertWordFn = fn(u64, &mut [Line], u64, u64) -> bool;
+pub(crate) type InsertWordFn = fn(&mut [Line], u64, u64, u64, Simd) -> bool;
 /// [`AddFn`] for a one-word key.
-pub(crate) type AddWordFn = fn(u64, &mut [Line], u64, u64);
+pub(crate) type AddWordFn = fn(&mut [Line], u64, u64, u64, Simd);
 
 /// A blocked filter's chosen probe loops, for keys given as bytes and
 /// for one-word keys.
@@ -308,28 +311,31 @@ fn key_add<H: Split, P: Place, const K: u32>(
 }
 
 fn word_query<H: Split, P: Place, const K: u32>(
-    seed: u64,
     lines: &[Line],
-    blocks: u64,
+    seed: u64,
     key: u64,
+    blocks: u64,
+    _: Simd,
 ) -> bool {
     P::query::<K>(lines, blocks, H::split_word(seed, key))
 }
 
 fn word_insert<H: Split, P: Place, const K: u32>(
-    seed: u64,
     lines: &mut [Line],
-    blocks: u64,
+    seed: u64,
     key: u64,
+    blocks: u64,
+    _: Simd,
 ) -> bool {
     P::insert::<K>(lines, blocks, H::split_word(seed, key))
 }
 
 fn word_add<H: Split, P: Place, const K: u32>(
-    seed: u64,
     lines: &mut [Line],
-    blocks: u64,
+    seed: u64,
     key: u64,
+    blocks: u64,
+    _: Simd,
 ) {
     P::add::<K>(lines, blocks, H::split_word(seed, key));
 }
@@ -575,21 +581,26 @@ fn kernels_for<H: Split>(
 ) -> Option<BlockedKernels> {
     match scheme {
         BlockScheme::Salted if block_bits == 512 => by_k!(k, H),
-        BlockScheme::ParquetSplit => Some(kernels::<H, Parquet, 8>()),
+        BlockScheme::ParquetSplit => Some(split_kernels::<H>()),
         BlockScheme::Salted => None,
     }
 }
 
 /// The kernels of a blocked filter, if its configuration has them: an
-/// XXH3 or fold family, and blocks of one line with `k` up to 16 (salted
-/// scheme) or Parquet's split blocks.
+/// XXH3 or fold family (XXH3-64 with seed 0 without the test for it), and
+/// blocks of one line with `k` up to 16 (salted scheme) or Parquet's split
+/// blocks.
 pub(crate) fn for_config(
     family: Family,
+    seed: u64,
     block_bits: u64,
     k: u32,
     scheme: BlockScheme,
 ) -> Option<BlockedKernels> {
     match family {
+        Family::Xxh3_64 if seed == 0 => {
+            kernels_for::<X64Unseeded>(block_bits, k, scheme)
+        }
         Family::Xxh3_64 => kernels_for::<X64>(block_bits, k, scheme),
         Family::Xxh3_128 => kernels_for::<X128>(block_bits, k, scheme),
         Family::Fold128 => kernels_for::<Fold>(block_bits, k, scheme),
@@ -597,69 +608,23 @@ pub(crate) fn for_config(
     }
 }
 
-/// `fn(lines, seed, key, blocks, simd)`: the split-block query of a
-/// one-word key. The arguments come in the order the AVX2 code takes
-/// them (the order its closure first uses them), so the call into it
-/// passes its registers through.
-pub(crate) type SplitQueryFn = fn(&[Line], u64, u64, u64, Simd) -> bool;
-/// `fn(lines, seed, key, blocks, simd)`: the split-block insert of a
-/// one-word key; whether any bit changed.
-pub(crate) type SplitInsertFn = fn(&mut [Line], u64, u64, u64, Simd) -> bool;
-
-/// The one-word path of a Parquet split-block filter: one function per
-/// hash (and seed 0 apart), chosen when the filter is built and called
-/// directly from `contains`/`insert`, before the general kernels. Each
-/// tests for AVX2 and jumps into code compiled for it: a key costs one
-/// predicted indirect call, as `sbbf-rs-safe`'s `dyn` dispatch does. A
-/// `match` on the hash at every key (the design this replaced) kept
+/// The kernels of Parquet's split blocks with hash `H`: the one-word
+/// loops test for AVX2 and jump into code compiled for it, so a key costs
+/// one predicted indirect call, as `sbbf-rs-safe`'s `dyn` dispatch does.
+/// A `match` on the hash at every key (the design this replaced) kept
 /// `contains` too large to inline into callers' loops: queries at 1e6
 /// took 8.3 ns against 7.4 with the pointer, and 7.0 once the arguments
 /// came in the AVX2 code's order and blocks were addressed as half
 /// lines (`benches/benches/standard.rs`, sbbf-rs-safe 6.4–6.6 in the
 /// same runs, 2026-11-24).
-#[derive(Clone, Copy)]
-pub(crate) struct SplitFast {
-    pub(crate) query: SplitQueryFn,
-    pub(crate) insert: SplitInsertFn,
-}
-
-// The functions follow from the family and seed, which filters compare.
-impl PartialEq for SplitFast {
-    fn eq(&self, _: &SplitFast) -> bool {
-        true
-    }
-}
-
-impl Eq for SplitFast {}
-
-impl std::fmt::Debug for SplitFast {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("SplitFast")
-    }
-}
-
-impl SplitFast {
-    /// The fast path of a filter, if it has one.
-    pub(crate) fn of(
-        family: Family,
-        seed: u64,
-        scheme: BlockScheme,
-    ) -> Option<SplitFast> {
-        if scheme != BlockScheme::ParquetSplit {
-            return None;
-        }
-        match family {
-            Family::Xxh3_64 if seed == 0 => Some(Self::with::<X64Unseeded>()),
-            Family::Xxh3_64 => Some(Self::with::<X64>()),
-            Family::Xxh3_128 => Some(Self::with::<X128>()),
-            Family::Fold128 => Some(Self::with::<Fold>()),
-            _ => None,
-        }
-    }
-
-    fn with<H: Split>() -> SplitFast {
-        SplitFast { query: query_word::<H>, insert: insert_word::<H> }
-    }
+fn split_kernels<H: Split>() -> BlockedKernels {
+    let mut kernels = kernels::<H, Parquet, 8>();
+    kernels.word = Kernel {
+        query: query_word::<H>,
+        insert: insert_word::<H>,
+        add: add_word::<H>,
+    };
+    kernels
 }
 
 /// `split_word` of XXH3-64 with seed 0, without the test for it.
@@ -668,13 +633,13 @@ struct X64Unseeded;
 impl Split for X64Unseeded {
     #[inline(always)]
     fn split(_: u64, key: &[u8]) -> (u64, u32) {
-        let h = xxhash_rust::xxh3::xxh3_64(key);
-        (h, h as u32)
+        X64::split(0, key)
     }
 
     #[inline(always)]
     fn split_word(_: u64, key: u64) -> (u64, u32) {
-        Self::split(0, &key.to_le_bytes())
+        let h = xxhash_rust::xxh3::xxh3_64(&key.to_le_bytes());
+        (h, h as u32)
     }
 }
 
@@ -724,6 +689,18 @@ fn insert_word<H: Split>(
         },
         move |lines| insert_word_sse2::<H>(seed, lines, blocks, key),
     )
+}
+
+/// [`insert_word`] without the answer: a split block's bits are one OR,
+/// whose answer costs nothing.
+fn add_word<H: Split>(
+    lines: &mut [Line],
+    seed: u64,
+    key: u64,
+    blocks: u64,
+    simd: Simd,
+) {
+    insert_word::<H>(lines, seed, key, blocks, simd);
 }
 
 /// The insert without AVX2, out of line (see [`query_word_sse2`]).
