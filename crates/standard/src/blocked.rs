@@ -403,8 +403,9 @@ impl BlockedBloomFilter {
     pub fn insert<T: Funnel + ?Sized>(&mut self, key: &T) -> bool {
         // One pointer a path, so that the method stays small enough to
         // inline into callers' loops (split blocks at n = 1e6, bench
-        // binaries alternated: queries about 0.35 ns a key faster than with
-        // a second pointer for split blocks tested first).
+        // binaries alternated three times, 2026-11-25: inserts 5.2-5.8 ns
+        // a key against 5.7-7.7, queries 5.1-5.6 against 5.2-6.0, with a
+        // second pointer for split blocks tested first).
         if let (Some(kernel), Some(w)) = (self.kernel, key.as_le_word()) {
             return (kernel.word.insert)(
                 &mut self.lines,

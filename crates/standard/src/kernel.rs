@@ -724,7 +724,8 @@ fn kernels<H: MsStart, const K: u32, const E: bool>(
     })
 }
 
-/// `$f::<k, e>$args` for `k` up to [`MAX_KERNEL_K`], else `$other`.
+/// `$f::<k, e>$args` for `k` up to [`MAX_KERNEL_K`], else `$other`;
+/// `$f::<A, B>$args` calls `$f::<A, B, k, e>$args`.
 macro_rules! unrolled {
     ($k:expr, $e:expr, $f:ident::<$($g:ty),+> $args:tt, $other:expr) => {
         $crate::kernel::unrolled!(@generic $k, $e, $f [$($g),+] $args, $other;
