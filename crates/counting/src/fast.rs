@@ -213,6 +213,42 @@ impl Bits for &mut BitArray {
     }
 }
 
+/// Adds 1 to the counter at `sh` of `word` unless it holds `max`: then
+/// adds 1 to `lost` instead. The step of an insert.
+///
+/// Counters that saturate rarely (4 and 8 bits) are incremented first
+/// and tested after: a counter that held `max` now reads 0 (its carry
+/// went into the next counter), and subtracting the 1 again restores
+/// the word exactly, on the cold path. The common path is a load, an
+/// add, a store and a test that nothing waits for, three instructions
+/// fewer a probe than testing the loaded counter before adding. Bench
+/// binaries before and after, alternated three times (2026-11-25):
+/// inserts at 10^6 24.6, 24.1, 26.6 ns a key against 20.7, 23.3, 21.5
+/// (`benches/benches/counting.rs`); at 10^7 fastbloom-rs's time ÷
+/// bloomlab's, the median of 21 rounds taking turns, 1.86, 1.91, 1.91
+/// against 1.96, 1.96, 1.94 (`benches/benches/counting_floor.rs`).
+/// Two probes on one counter stay exact: each is tested before the
+/// next is added.
+#[inline(always)]
+fn increment<const LW: u32>(
+    word: &mut u64,
+    sh: u64,
+    max: u64,
+    lost: &mut u64,
+) {
+    if rare_saturation(LW) {
+        let one = 1 << sh;
+        *word = word.wrapping_add(one);
+        if *word & (max << sh) == 0 {
+            *word = word.wrapping_sub(one);
+            *lost = one_more(*lost);
+        }
+    } else {
+        let c = (*word >> sh) & max;
+        bump_unless_full::<LW, true>(word, sh, c, max, lost);
+    }
+}
+
 /// Increments the counters of the walk, saturating; returns the
 /// increments lost to saturated counters. If `FAR` (a filter too large
 /// for the caches), every counter's line is prefetched first: the
@@ -255,9 +291,7 @@ pub(crate) fn add<
     for i in 0..K {
         let p = if FAR { at[i as usize] } else { reduce(x, m) };
         let (w, sh, max) = Lanes::at::<LW>(p);
-        let word = &mut words[w];
-        let c = (*word >> sh) & max;
-        bump_unless_full::<LW, true>(word, sh, c, max, &mut lost);
+        increment::<LW>(&mut words[w], sh, max, &mut lost);
         bits.set(p);
         step::<E>(&mut x, &mut y, i);
     }

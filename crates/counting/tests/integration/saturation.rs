@@ -1,7 +1,11 @@
 // Counters of each width driven into saturation: the counts are exact,
 // saturated counters never decrement, and no key still inserted is lost.
 
-use bloomlab_counting::{CounterWidth, CountingBloomFilter};
+use std::collections::HashMap;
+
+use bloomlab_counting::{
+    CounterWidth, CountingBloomFilter, INSERT_PREFETCH_MIN_BYTES,
+};
 
 const M: u64 = 1000;
 const K: u32 = 3;
@@ -18,6 +22,43 @@ fn saturation_is_counted_sticky_and_safe() {
 fn wider_counters_count_saturation_exactly() {
     saturate(CounterWidth::Four);
     saturate(CounterWidth::Eight);
+}
+
+/// A filter of `INSERT_PREFETCH_MIN_BYTES` takes the prefetching insert,
+/// whose counters are incremented from positions kept by its prefetch
+/// pass: keys inserted past the maximum saturate their counters there
+/// too, exactly, and no other counter (no neighbour in the same word)
+/// changes.
+#[test]
+fn saturation_in_a_prefetching_filter() {
+    for width in [CounterWidth::Four, CounterWidth::Eight] {
+        let max = width.max();
+        let m = INSERT_PREFETCH_MIN_BYTES as u64 * 8 / u64::from(width.bits());
+        let mut f = CountingBloomFilter::builder_counters(m, 7)
+            .width(width)
+            .build()
+            .unwrap();
+        let mut truth: HashMap<u64, u64> = HashMap::new();
+        for key in 0..20u64 {
+            for _ in 0..max + 3 {
+                f.insert(&key);
+                for p in f.positions(&key) {
+                    *truth.entry(p).or_default() += 1;
+                }
+            }
+        }
+        let per_word = u64::from(width.per_word());
+        let mut words = vec![0u64; f.words().len()];
+        let mut lost = 0;
+        for (&p, &t) in &truth {
+            let sh = (p % per_word) * u64::from(width.bits());
+            words[(p / per_word) as usize] |= t.min(max) << sh;
+            lost += t.saturating_sub(max);
+        }
+        assert_eq!(f.words(), &words[..], "{width:?}");
+        assert_eq!(f.saturated_counters(), truth.len() as u64);
+        assert_eq!(f.stats().saturation_events, lost);
+    }
 }
 
 fn saturate(width: CounterWidth) {
