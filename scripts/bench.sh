@@ -3,7 +3,8 @@
 # that run: times, ratios against the issues' targets, and the
 # false-positive rates the bench prints.
 #
-#   scripts/bench.sh standard counting window partitioned scalable hash redis
+#   scripts/bench.sh standard counting counting-floor window partitioned \
+#     scalable hash redis
 #   BLOOMLAB_SCALABLE_N=1e7 scripts/bench.sh scalable   # the 10^7 block
 #   BLOOMLAB_BENCH_RUNS=3 scripts/bench.sh standard counting
 #
@@ -12,7 +13,8 @@
 # runs' medians (peers' as bloomlab's), so that one run disturbed by
 # the host's other tenants decides nothing.
 #
-# Blocks: standard, counting, window, partitioned, hash and redis in
+# Blocks: standard, counting, counting-floor, window, partitioned, hash
+# and redis in
 # README.md; scalable (and scalable-1e7) in crates/scalable/README.md. The redis
 # bench needs redis-server. Each suite's log is kept in
 # $CARGO_TARGET_DIR/bench-SUITE.log. Run it on a quiet machine: other
@@ -20,14 +22,16 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-suites="standard, counting, window, partitioned, scalable, hash, redis"
+suites="standard, counting, counting-floor, window, partitioned, scalable"
+suites="$suites, hash, redis"
 if [ "$#" -eq 0 ]; then
   echo "usage: scripts/bench.sh SUITE... ($suites)" >&2
   exit 2
 fi
 for suite in "$@"; do
   case "$suite" in
-    standard | counting | window | partitioned | scalable | hash) ;;
+    standard | counting | counting-floor | window | partitioned | scalable | \
+      hash) ;;
     redis)
       # Without it the bench skips itself and leaves no results: say so
       # before any suite runs.
