@@ -36,61 +36,24 @@
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
+#[path = "common/counting.rs"]
+mod common;
+
 use bloomlab_benches::turns::{self, ROUND_KEYS, ROUNDS};
 use bloomlab_counting::CountingBloomFilter;
 use bloomlab_hash::Family;
 use bloomlab_standard::BloomFilter;
+use common::{Counting, fastbloom_rs};
 use criterion::{
     BatchSize, BenchmarkId, Criterion, SamplingMode, Throughput,
     criterion_group, criterion_main,
 };
-use fastbloom_rs::{Deletable, FilterBuilder, Membership};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 const P: f64 = 0.01;
 /// Keys per timed chunk of inserts or removes.
 const CHUNK: usize = 4096;
-
-/// A counting filter under test, behind one interface for the loops.
-trait Counting {
-    fn insert(&mut self, key: u64);
-    fn remove(&mut self, key: u64);
-    fn contains(&self, key: u64) -> bool;
-}
-
-impl Counting for CountingBloomFilter {
-    #[inline]
-    fn insert(&mut self, key: u64) {
-        CountingBloomFilter::insert(self, &key);
-    }
-    #[inline]
-    fn remove(&mut self, key: u64) {
-        // Only inserted keys are removed here: the error cannot occur.
-        let _ = CountingBloomFilter::remove(self, &key);
-    }
-    #[inline]
-    fn contains(&self, key: u64) -> bool {
-        CountingBloomFilter::contains(self, &key)
-    }
-}
-
-/// `fastbloom-rs` takes bytes; u64 keys as 8 bytes little-endian, as
-/// bloomlab funnels them.
-impl Counting for fastbloom_rs::CountingBloomFilter {
-    #[inline]
-    fn insert(&mut self, key: u64) {
-        self.add(&key.to_le_bytes());
-    }
-    #[inline]
-    fn remove(&mut self, key: u64) {
-        Deletable::remove(self, &key.to_le_bytes());
-    }
-    #[inline]
-    fn contains(&self, key: u64) -> bool {
-        Membership::contains(self, &key.to_le_bytes())
-    }
-}
 
 /// The standard filter, for the contains comparison (no remove).
 impl Counting for BloomFilter {
@@ -120,12 +83,6 @@ fn keys(n: usize, seed: u64) -> Keys {
     let fresh = (0..n).map(|_| rng.random::<u64>() >> 2 | 1 << 62).collect();
     let others = (0..n).map(|_| rng.random::<u64>() | 1 << 63).collect();
     Keys { members, others, fresh }
-}
-
-fn fastbloom_rs(n: usize) -> fastbloom_rs::CountingBloomFilter {
-    let mut b = FilterBuilder::new(n as u64, P);
-    b.enable_repeat_insert(true);
-    b.build_counting_bloom_filter()
 }
 
 /// Times `timed` over chunks of `fresh`, running `untimed` on each chunk
@@ -245,7 +202,7 @@ fn alternated(label: &str, n: usize, keys: &Keys) {
         .summary(true)
         .build()
         .unwrap();
-    let mut peer = fastbloom_rs(n);
+    let mut peer = fastbloom_rs(n, P);
     for &k in &keys.members {
         Counting::insert(&mut ours, k);
         Counting::insert(&mut summary, k);
@@ -311,7 +268,7 @@ fn churn() {
     let live = &k.members[..n];
     let gone = &k.members[n..];
     let mut ours = CountingBloomFilter::new(n as u64, P).unwrap();
-    let mut peer = fastbloom_rs(n);
+    let mut peer = fastbloom_rs(n, P);
     for &key in &k.members {
         Counting::insert(&mut ours, key);
         Counting::insert(&mut peer, key);
@@ -361,7 +318,7 @@ fn builds(c: &mut Criterion, label: &str, members: &[u64]) {
     });
     g.bench_function(BenchmarkId::from_parameter("fastbloom-rs"), |b| {
         b.iter_batched_ref(
-            || fastbloom_rs(n),
+            || fastbloom_rs(n, P),
             |f| {
                 members.iter().for_each(|&k| Counting::insert(f, black_box(k)))
             },
@@ -395,7 +352,7 @@ fn counting(c: &mut Criterion) {
             .unwrap();
         let mem = summary.bytes_of_memory();
         run(c, label, "bloomlab-counting-summary", summary, &keys, true, mem);
-        let peer = fastbloom_rs(n);
+        let peer = fastbloom_rs(n, P);
         // 4 bits per counter.
         let mem = peer.config().size as usize / 2;
         run(c, label, "fastbloom-rs", peer, &keys, true, mem);

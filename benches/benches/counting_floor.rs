@@ -38,14 +38,17 @@
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
+#[path = "common/counting.rs"]
+mod common;
+
 use bloomlab_benches::turns::{self, ROUND_KEYS, ROUNDS};
 use bloomlab_core::{Words, prefetch};
 use bloomlab_counting::CountingBloomFilter;
+use common::{Counting, fastbloom_rs};
 use criterion::{
     BenchmarkId, Criterion, SamplingMode, Throughput, criterion_group,
     criterion_main,
 };
-use fastbloom_rs::{Deletable, FilterBuilder, Membership};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use xxhash_rust::xxh3::xxh3_128;
@@ -145,29 +148,6 @@ fn bump(words: &mut [u64], at: [u64; K as usize], d: u64) {
     }
 }
 
-/// One way of doing the three operations.
-trait Way {
-    fn insert(&mut self, key: u64);
-    fn remove(&mut self, key: u64);
-    fn contains(&self, key: u64) -> bool;
-}
-
-impl Way for CountingBloomFilter {
-    #[inline]
-    fn insert(&mut self, key: u64) {
-        CountingBloomFilter::insert(self, &key);
-    }
-    #[inline]
-    fn remove(&mut self, key: u64) {
-        // Only inserted keys are removed here: the error cannot occur.
-        let _ = CountingBloomFilter::remove(self, &key);
-    }
-    #[inline]
-    fn contains(&self, key: u64) -> bool {
-        CountingBloomFilter::contains(self, &key)
-    }
-}
-
 /// The filter's counters, worked on in the loop (`inline`, or `bare`
 /// if `BARE`).
 struct Counters<const BARE: bool> {
@@ -175,7 +155,7 @@ struct Counters<const BARE: bool> {
     m: u64,
 }
 
-impl<const BARE: bool> Way for Counters<BARE> {
+impl<const BARE: bool> Counting for Counters<BARE> {
     #[inline]
     fn insert(&mut self, key: u64) {
         let at = Walk::<BARE>::new(key, self.m).positions();
@@ -192,24 +172,9 @@ impl<const BARE: bool> Way for Counters<BARE> {
     }
 }
 
-impl Way for fastbloom_rs::CountingBloomFilter {
-    #[inline]
-    fn insert(&mut self, key: u64) {
-        self.add(&key.to_le_bytes());
-    }
-    #[inline]
-    fn remove(&mut self, key: u64) {
-        Deletable::remove(self, &key.to_le_bytes());
-    }
-    #[inline]
-    fn contains(&self, key: u64) -> bool {
-        Membership::contains(self, &key.to_le_bytes())
-    }
-}
-
 /// Times inserts of chunks of `fresh`, each chunk removed untimed after,
 /// for `iters` keys in all.
-fn inserts<W: Way>(w: &mut W, fresh: &[u64], iters: u64) -> Duration {
+fn inserts<W: Counting>(w: &mut W, fresh: &[u64], iters: u64) -> Duration {
     let mut total = Duration::ZERO;
     let (mut done, mut at) = (0u64, 0usize);
     while done < iters {
@@ -231,7 +196,7 @@ fn inserts<W: Way>(w: &mut W, fresh: &[u64], iters: u64) -> Duration {
 }
 
 /// The three operations of one way, each its own criterion group.
-fn measure<W: Way>(
+fn measure<W: Counting>(
     c: &mut Criterion,
     name: &str,
     w: &mut W,
@@ -299,13 +264,9 @@ fn floor(c: &mut Criterion) {
     for &k in &members {
         bare.insert(k);
     }
-    let mut peer = {
-        let mut b = FilterBuilder::new(N as u64, P);
-        b.enable_repeat_insert(true);
-        b.build_counting_bloom_filter()
-    };
+    let mut peer = fastbloom_rs(N, P);
     for &k in &members {
-        peer.add(&k.to_le_bytes());
+        peer.insert(k);
     }
 
     // Taking turns first, while every filter holds exactly the members.
@@ -347,7 +308,7 @@ const WAYS: [&str; 4] =
 
 /// Seconds `w` takes to insert (then, untimed, remove) or to query
 /// every key of `keys`.
-fn turn<W: Way>(w: &mut W, keys: &[u64], insert: bool) -> f64 {
+fn turn<W: Counting>(w: &mut W, keys: &[u64], insert: bool) -> f64 {
     let start = Instant::now();
     if insert {
         keys.iter().for_each(|&k| w.insert(black_box(k)));
