@@ -44,8 +44,9 @@ pub enum BlockScheme {
     /// places them, so that for the same 64-bit hashes the bits are
     /// Parquet's (and Impala's, Kudu's, `sbbf-rs`'s) bit for bit. Fewer
     /// instructions a key than the salted scheme (its eight bits are made
-    /// in SIMD registers), at a higher false-positive rate for the same
-    /// bits per key ([`bloomlab_core::theory::fpr_split_block`]: 1.26%
+    /// and set in SIMD registers; the salted scheme's queries with `k` ≤ 8
+    /// are tested in one AVX2 register too, its inserts set bit by bit),
+    /// at a higher false-positive rate for the same bits per key ([`bloomlab_core::theory::fpr_split_block`]: 1.26%
     /// against 0.98% at 10 bits per key).
     ParquetSplit,
 }
@@ -179,7 +180,8 @@ pub struct BlockedBloomFilter {
     shift: u32,
     k: u32,
     scheme: BlockScheme,
-    /// AVX2, if the CPU has it (split blocks).
+    /// AVX2, if the CPU has it (split blocks; salted queries with
+    /// `k` ≤ 8).
     simd: Simd,
     /// The probe loops of this configuration, chosen once (see
     /// `blocked_kernel`).
@@ -650,7 +652,9 @@ impl BlockedBloomFilter {
     /// run (`benches/benches/standard.rs`, `many-member` against
     /// `contains-member`, four runs on 2026-11-24). Split-block filters
     /// run the batch in AVX2 as [`insert_many`](Self::insert_many) does
-    /// (`bloomlab-split-contains-many`). The answers are `contains`'s.
+    /// (`bloomlab-split-contains-many`), and so do salted filters of
+    /// one-line blocks, whose queries with `k` ≤ 8 test all their
+    /// probes in one AVX2 register. The answers are `contains`'s.
     ///
     /// ```
     /// use bloomlab_standard::BlockedBloomFilter;

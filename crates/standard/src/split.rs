@@ -240,7 +240,9 @@ impl Eq for Simd {}
 
 /// Proof that the CPU has AVX2 (see [`Simd::run`]).
 #[derive(Clone, Copy)]
-pub(crate) struct Avx2(#[cfg(target_arch = "x86_64")] pulp::x86::V3);
+pub(crate) struct Avx2(
+    #[cfg(target_arch = "x86_64")] pub(crate) pulp::x86::V3,
+);
 
 #[cfg(target_arch = "x86_64")]
 impl Avx2 {
