@@ -44,9 +44,9 @@ pub enum BlockScheme {
     /// places them, so that for the same 64-bit hashes the bits are
     /// Parquet's (and Impala's, Kudu's, `sbbf-rs`'s) bit for bit. Fewer
     /// instructions a key than the salted scheme (its eight bits are made
-    /// and set in SIMD registers; the salted scheme's queries with `k` ≤ 8
-    /// are tested in one AVX2 register too, its inserts set bit by bit),
-    /// at a higher false-positive rate for the same bits per key ([`bloomlab_core::theory::fpr_split_block`]: 1.26%
+    /// and set in SIMD registers; the salted scheme's probes with `k` ≤ 8
+    /// are made and tested in one AVX2 register too, but set one by
+    /// one), at a higher false-positive rate for the same bits per key ([`bloomlab_core::theory::fpr_split_block`]: 1.26%
     /// against 0.98% at 10 bits per key).
     ParquetSplit,
 }
@@ -180,8 +180,8 @@ pub struct BlockedBloomFilter {
     shift: u32,
     k: u32,
     scheme: BlockScheme,
-    /// AVX2, if the CPU has it (split blocks; salted queries with
-    /// `k` ≤ 8).
+    /// AVX2, if the CPU has it (split blocks; salted blocks of one line
+    /// with `k` ≤ 8).
     simd: Simd,
     /// The probe loops of this configuration, chosen once (see
     /// `blocked_kernel`).
