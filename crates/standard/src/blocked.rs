@@ -44,10 +44,12 @@ pub enum BlockScheme {
     /// places them, so that for the same 64-bit hashes the bits are
     /// Parquet's (and Impala's, Kudu's, `sbbf-rs`'s) bit for bit. Fewer
     /// instructions a key than the salted scheme (its eight bits are made
-    /// and set in SIMD registers; the salted scheme's probes with `k` ≤ 8
-    /// are made and tested in one AVX2 register too, but set one by
-    /// one), at a higher false-positive rate for the same bits per key ([`bloomlab_core::theory::fpr_split_block`]: 1.26%
-    /// against 0.98% at 10 bits per key).
+    /// and set in SIMD registers; the salted scheme's probes, with `k` up
+    /// to 16 and one-line blocks, are made and tested eight to an AVX2
+    /// register too, but set one by one), at a higher false-positive rate
+    /// for the same bits per key
+    /// ([`bloomlab_core::theory::fpr_split_block`]: 1.26% against 0.98%
+    /// at 10 bits per key).
     ParquetSplit,
 }
 
@@ -181,7 +183,7 @@ pub struct BlockedBloomFilter {
     k: u32,
     scheme: BlockScheme,
     /// AVX2, if the CPU has it (split blocks; salted blocks of one line
-    /// with `k` ≤ 8).
+    /// with `k` up to 16).
     simd: Simd,
     /// The probe loops of this configuration, chosen once (see
     /// `blocked_kernel`).
@@ -653,8 +655,8 @@ impl BlockedBloomFilter {
     /// `contains-member`, four runs on 2026-11-24). Split-block filters
     /// run the batch in AVX2 as [`insert_many`](Self::insert_many) does
     /// (`bloomlab-split-contains-many`), and so do salted filters of
-    /// one-line blocks, whose queries with `k` ≤ 8 test all their
-    /// probes in one AVX2 register. The answers are `contains`'s.
+    /// one-line blocks and `k` up to 16, whose queries test their probes
+    /// eight to an AVX2 register. The answers are `contains`'s.
     ///
     /// ```
     /// use bloomlab_standard::BlockedBloomFilter;

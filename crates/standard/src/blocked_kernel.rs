@@ -10,8 +10,8 @@
 //! Here each `(hash, k)` is its own function, the salts are constants and
 //! the loop is unrolled. The positions are the generic path's, bit for
 //! bit; the `blocked_kernel_matches_generic` test checks that. Where the
-//! CPU has AVX2, salted queries with `k` ≤ 8 test every probe in one
-//! register ([`test_salted`]).
+//! CPU has AVX2, salted probes are made eight to a register and queries
+//! test them there ([`test_salted`]).
 
 use crate::blocked::{BLOCK_SALTS, BlockScheme, Line};
 use crate::kernel::{
@@ -245,7 +245,7 @@ impl Place for Salted {
         blocks: u64,
         (lo, h): (u64, u32),
     ) -> bool {
-        if K > 8 {
+        if K > AVX_MAX_K {
             return Self::query::<K>(lines, blocks, (lo, h));
         }
         lines
@@ -261,7 +261,7 @@ impl Place for Salted {
         blocks: u64,
         (lo, h): (u64, u32),
     ) {
-        if K > 8 {
+        if K > AVX_MAX_K {
             return Self::add::<K>(lines, blocks, (lo, h));
         }
         if let Some(line) = lines.get_mut(Self::line(lo, blocks)) {
@@ -279,7 +279,7 @@ impl Place for Salted {
         blocks: u64,
         (lo, h): (u64, u32),
     ) -> bool {
-        if K > 8 {
+        if K > AVX_MAX_K {
             return Self::insert::<K>(lines, blocks, (lo, h));
         }
         let Some(line) = lines.get_mut(Self::line(lo, blocks)) else {
@@ -291,26 +291,30 @@ impl Place for Salted {
     }
 }
 
-/// The first eight salts, one a lane of an AVX2 register.
+/// Most probes the salted scheme's AVX2 code makes: two registers of
+/// eight lanes (`k` = 10 for p = 0.1% takes both).
+const AVX_MAX_K: u32 = 16;
+
+/// The salts of probes `8g..8g + 8`, one a lane of an AVX2 register.
 #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
-const SALTS8: [u32; 8] = {
+const fn salt_lanes(g: usize) -> [u32; 8] {
     let mut s = [0; 8];
     let mut i = 0;
     while i < 8 {
-        s[i] = BLOCK_SALTS[i];
+        s[i] = BLOCK_SALTS[8 * g + i];
         i += 1;
     }
     s
-};
+}
 
-/// 1 in the lanes of probes `0..k`, 0 in the others (`k` ≤ 8 probes in
-/// eight lanes; a lane of 0 asks for no bit).
+/// 1 in the lanes of probes `8g..8g + 8` that are below `k`, 0 in the
+/// others (a lane of 0 asks for no bit).
 #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
-const fn probe_lanes(k: u32) -> [u32; 8] {
+const fn probe_lanes(k: u32, g: u32) -> [u32; 8] {
     let mut s = [0; 8];
     let mut i = 0;
     while i < 8 {
-        if (i as u32) < k {
+        if 8 * g + (i as u32) < k {
             s[i] = 1;
         }
         i += 1;
@@ -318,27 +322,35 @@ const fn probe_lanes(k: u32) -> [u32; 8] {
     s
 }
 
-/// Whether probes `0..K` (`K` ≤ 8) of in-block hash `h` are all set in
-/// `line`, in one AVX2 register: lane `i` holds probe `i`'s position
-/// (the same [`position`]), its 32-bit word of the line picked by two
-/// permutes and a blend, its bit by a per-lane shift. About 12
-/// instructions whatever `K`, where the scalar probes take about six
-/// each. Measured at n = 1e6 (k = 7, XXH3-128, `contains-member` and
-/// `contains-non-member` of `benches/benches/standard.rs`, bench
-/// binaries without and with it alternated three times, 2026-11-25):
-/// 13.4–15.2 ns a query against 6.1–7.4, sbbf-rs-safe 4.6–5.5 in the
-/// same runs; `contains_many` at 1e7 12.0–27.6 (members) and 14.4–33.4
-/// (non-members) against 5.4–11.6 and 5.8–7.1.
+/// The positions of probes `8g..8g + 8` of in-block hash `h`, one a lane
+/// (lane `i` is [`position`]`(h, 8g + i)`).
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
-fn test_salted<const K: u32>(avx: Avx2, line: &[u64; 8], h: u32) -> bool {
-    use core::arch::x86_64::{__m256, __m256i};
-    let v = avx.0;
-    let [lo, hi]: [__m256i; 2] = pulp::cast(*line);
-    let salts: __m256i = pulp::cast(SALTS8);
+fn positions(
+    v: pulp::x86::V3,
+    h: u32,
+    g: usize,
+) -> core::arch::x86_64::__m256i {
+    let salts: core::arch::x86_64::__m256i = pulp::cast(salt_lanes(g));
     let x =
         v.avx2._mm256_mullo_epi32(salts, v.avx._mm256_set1_epi32(h as i32));
-    let p = v.avx2._mm256_srli_epi32::<23>(x);
+    v.avx2._mm256_srli_epi32::<23>(x)
+}
+
+/// For probes `8g..8g + 8` below `K` of in-block hash `h`, in a line
+/// whose two halves are `lo` and `hi`: each probe's 32-bit word of the
+/// line, picked by two permutes and a blend, and its bit (0 in the
+/// lanes past `K`).
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn picked<const K: u32>(
+    v: pulp::x86::V3,
+    (lo, hi): (core::arch::x86_64::__m256i, core::arch::x86_64::__m256i),
+    h: u32,
+    g: u32,
+) -> (core::arch::x86_64::__m256i, core::arch::x86_64::__m256i) {
+    use core::arch::x86_64::{__m256, __m256i};
+    let p = positions(v, h, g as usize);
     // The word of a 512-bit line as sixteen 32-bit words (little-endian,
     // so bit `p` of the line is bit `p % 32` of word `p / 32`).
     let word = v.avx2._mm256_srli_epi32::<5>(p);
@@ -349,34 +361,60 @@ fn test_salted<const K: u32>(avx: Avx2, line: &[u64; 8], h: u32) -> bool {
     let upper: __m256 = pulp::cast(v.avx2._mm256_slli_epi32::<28>(word));
     let w: __m256i = pulp::cast(v.avx._mm256_blendv_ps(a, b, upper));
     let bit = v.avx2._mm256_and_si256(p, v.avx._mm256_set1_epi32(31));
-    let lanes: __m256i = pulp::cast(probe_lanes(K));
-    let m = v.avx2._mm256_sllv_epi32(lanes, bit);
-    v.avx._mm256_testc_si256(w, m) != 0
+    let lanes: __m256i = pulp::cast(probe_lanes(K, g));
+    (w, v.avx2._mm256_sllv_epi32(lanes, bit))
 }
 
-/// Sets probes `0..K` (`K` ≤ 8) of in-block hash `h` in `line`: the
-/// positions made in one AVX2 register as [`test_salted`] makes them,
-/// each bit then set by one OR into its 32-bit word (AVX2 has no
-/// scatter). Measured at n = 1e6 (k = 7, bench binaries without and with
-/// it alternated three times, 2026-11-25): `build` 12.1–15.0 ns a key
-/// against 9.7–10.3, `insert` 12.8–13.7 against 10.0–11.7
-/// (sbbf-rs-safe 4.1–5.0 and 4.8–6.3 in the same runs).
+/// Whether probes `0..K` (`K` ≤ [`AVX_MAX_K`]) of in-block hash `h` are
+/// all set in `line`, eight to an AVX2 register ([`picked`]): about 12
+/// instructions for eight probes, where the scalar probes take about
+/// six each. Measured at n = 1e6 (k = 7, XXH3-128, `contains-member` and
+/// `contains-non-member` of `benches/benches/standard.rs`, bench
+/// binaries without and with it alternated three times, 2026-11-25):
+/// 13.4–15.2 ns a query against 6.1–7.4, sbbf-rs-safe 4.6–5.5 in the
+/// same runs; `contains_many` at 1e7 12.0–27.6 (members) and 14.4–33.4
+/// (non-members) against 5.4–11.6 and 5.8–7.1.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn test_salted<const K: u32>(avx: Avx2, line: &[u64; 8], h: u32) -> bool {
+    use core::arch::x86_64::__m256i;
+    let v = avx.0;
+    let [lo, hi]: [__m256i; 2] = pulp::cast(*line);
+    let (w, m) = picked::<K>(v, (lo, hi), h, 0);
+    if K <= 8 {
+        return v.avx._mm256_testc_si256(w, m) != 0;
+    }
+    let (w1, m1) = picked::<K>(v, (lo, hi), h, 1);
+    // A lane is non-zero where a probe's bit is missing.
+    let missing = v.avx2._mm256_or_si256(
+        v.avx2._mm256_andnot_si256(w, m),
+        v.avx2._mm256_andnot_si256(w1, m1),
+    );
+    v.avx._mm256_testz_si256(missing, missing) != 0
+}
+
+/// Sets probes `0..K` (`K` ≤ [`AVX_MAX_K`]) of in-block hash `h` in
+/// `line`: the positions made eight to an AVX2 register as
+/// [`test_salted`] makes them, each bit then set by one OR into its
+/// 32-bit word (AVX2 has no scatter). Measured at n = 1e6 (k = 7, bench
+/// binaries without and with it alternated three times, 2026-11-25):
+/// `build` 12.1–15.0 ns a key against 9.7–10.3, `insert` 12.8–13.7
+/// against 10.0–11.7 (sbbf-rs-safe 4.1–5.0 and 4.8–6.3 in the same
+/// runs).
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
 fn add_salted<const K: u32>(avx: Avx2, line: &mut [u64; 8], h: u32) {
-    use core::arch::x86_64::__m256i;
     let v = avx.0;
-    let salts: __m256i = pulp::cast(SALTS8);
-    let x =
-        v.avx2._mm256_mullo_epi32(salts, v.avx._mm256_set1_epi32(h as i32));
-    let p = v.avx2._mm256_srli_epi32::<23>(x);
-    let word: [u32; 8] = pulp::cast(v.avx2._mm256_srli_epi32::<5>(p));
-    let bit = v.avx2._mm256_and_si256(p, v.avx._mm256_set1_epi32(31));
-    let one = v.avx._mm256_set1_epi32(1);
-    let mask: [u32; 8] = pulp::cast(v.avx2._mm256_sllv_epi32(one, bit));
     let words: &mut [u32; 16] = bytemuck::cast_mut(line);
-    for i in 0..K as usize {
-        words[word[i] as usize & 15] |= mask[i];
+    for g in 0..K.div_ceil(8) {
+        let p = positions(v, h, g as usize);
+        let word: [u32; 8] = pulp::cast(v.avx2._mm256_srli_epi32::<5>(p));
+        let bit = v.avx2._mm256_and_si256(p, v.avx._mm256_set1_epi32(31));
+        let one = v.avx._mm256_set1_epi32(1);
+        let mask: [u32; 8] = pulp::cast(v.avx2._mm256_sllv_epi32(one, bit));
+        for i in 0..(K - 8 * g).min(8) as usize {
+            words[word[i] as usize & 15] |= mask[i];
+        }
     }
 }
 
@@ -728,11 +766,12 @@ fn kernels<H: Split, P: Place, const K: u32>() -> BlockedKernels {
     }
 }
 
-/// [`kernels`] of the salted scheme: with `k` up to 8 the one-word loops
-/// make their probes in one AVX2 register where the CPU has it.
+/// [`kernels`] of the salted scheme: with `k` up to [`AVX_MAX_K`] the
+/// one-word loops make their probes in AVX2 registers where the CPU has
+/// it.
 fn salted_kernels<H: Split, const K: u32>() -> BlockedKernels {
     let mut kernels = kernels::<H, Salted, K>();
-    if K <= 8 {
+    if K <= AVX_MAX_K {
         kernels.word = avx_word_kernel::<H, Salted, K>();
     }
     kernels
@@ -956,11 +995,11 @@ mod tests {
                 ($($n:literal)*) => {
                     match k {
                         $($n => agree::<$n>(avx, line, h),)*
-                        _ => unreachable!("k is 1 to 8"),
+                        _ => unreachable!("k is 1 to 16"),
                     }
                 };
             }
-            arms!(1 2 3 4 5 6 7 8)
+            arms!(1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16)
         };
         let mut state = 0x9e37_79b9_7f4a_7c15u64;
         let mut next = || {
@@ -970,8 +1009,8 @@ mod tests {
             state
         };
         let mut answers = [0usize; 2];
-        for k in 1..=8 {
-            for _ in 0..5_000 {
+        for k in 1..=AVX_MAX_K {
+            for _ in 0..3_000 {
                 let h = (next() >> 32) as u32;
                 assert!(!each_k(k, &[0; 8], h), "k = {k}, h = {h:#x}");
                 let mut line = [0u64; 8];
