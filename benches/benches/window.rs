@@ -11,10 +11,12 @@
 //!   instructions on the hash that the load does not wait for;
 //! * `seven-words`: the AND of the line's first seven words: seven loads,
 //!   no position arithmetic;
-//! * `seven-probes`: the filter's seven salted probes (a multiply, two
-//!   shifts, a load, a variable shift and an AND each), inlined here;
+//! * `seven-probes`: the filter's seven salted probes in scalar code (a
+//!   multiply, two shifts, a load, a variable shift and an AND each),
+//!   inlined here: the filter's query without AVX2;
 //! * `bloomlab-blocked`: `BlockedBloomFilter::contains` on the same
-//!   filter (xxh3-64, k = 7, 512-bit blocks);
+//!   filter (xxh3-64, k = 7, 512-bit blocks), whose probes are made and
+//!   tested in AVX2 registers where the CPU has it;
 //! * `sbbf-rs-safe`: its AVX2 query, k = 8 in a 256-bit block.
 //!
 //! Before measuring, the inlined probes are checked against the filter's
