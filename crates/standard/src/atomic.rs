@@ -1,6 +1,6 @@
 //! The classic filter with lock-free inserts through `&self`.
 
-use bloomlab_core::{AtomicBitArray, Filter, theory};
+use bloomlab_core::{AtomicBitArray, Filter, PREFETCH_MIN_BYTES, theory};
 use bloomlab_hash::{Digest, Funnel};
 
 use crate::classic::BATCH;
@@ -76,8 +76,27 @@ impl AtomicBloomFilter {
     }
 
     /// Inserts a key given as bytes.
+    ///
+    /// In a filter of [`PREFETCH_MIN_BYTES`] or more, every probe's line
+    /// is prefetched before the first is set: an atomic `fetch_or` is a
+    /// barrier on x86, so otherwise each probe's miss would start only
+    /// when the one before it had completed. Measured on a loaded host
+    /// (2026-11-25): in a one-off loop (7 probes a key into 12 MB of
+    /// `AtomicU64`, both ways alternated in one process, 12 rounds) the
+    /// prefetching insert was faster in 11 rounds, by a median of about
+    /// 1.2×; bench binaries alternated three times (`many-build`,
+    /// `bloomlab-atomic-insert`, n = 1e7) gave 1.65–1.88 s against
+    /// 1.68–2.22 s without, with fastbloom's atomic build moving from
+    /// 1.09 to 1.44 s in the same runs.
     #[inline]
     pub fn insert_bytes(&self, key: &[u8]) -> bool {
+        if self.probes.digest_only()
+            && self.bits.bytes_of_memory() >= PREFETCH_MIN_BYTES
+        {
+            let d = self.probes.digest(key);
+            self.prefetch_digest(d);
+            return self.set_digest(d);
+        }
         let mut changed = false;
         self.probes.all(key, |i| {
             changed |= self.bits.set(i);
@@ -112,21 +131,33 @@ impl AtomicBloomFilter {
                 *d = key.with_bytes(|b| self.probes.digest(b));
             }
             for &d in &ds[..chunk.len()] {
-                self.probes.all_of_digest(d, |i| {
-                    self.bits.prefetch(i);
-                    true
-                });
+                self.prefetch_digest(d);
             }
             for &d in &ds[..chunk.len()] {
-                let mut changed = false;
-                self.probes.all_of_digest(d, |i| {
-                    changed |= self.bits.set(i);
-                    true
-                });
-                count += usize::from(changed);
+                count += usize::from(self.set_digest(d));
             }
         }
         count
+    }
+
+    /// Starts loading the lines of every probe of digest `d`.
+    #[inline]
+    fn prefetch_digest(&self, d: Digest) {
+        self.probes.all_of_digest(d, |i| {
+            self.bits.prefetch(i);
+            true
+        });
+    }
+
+    /// Sets every probe of digest `d`; whether any bit changed.
+    #[inline]
+    fn set_digest(&self, d: Digest) -> bool {
+        let mut changed = false;
+        self.probes.all_of_digest(d, |i| {
+            changed |= self.bits.set(i);
+            true
+        });
+        changed
     }
 
     /// Number of bits set (a snapshot while other threads insert).

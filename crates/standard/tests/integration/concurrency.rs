@@ -2,33 +2,59 @@ use bloomlab_standard::{AtomicBloomFilter, BloomFilter, Builder};
 
 /// Four threads insert disjoint quarters of 200,000 keys into one atomic
 /// filter: no false negatives, and exactly the bits of a sequential build.
+/// Twice: a filter sized for the keys (240 KB), and one sized for twenty
+/// times as many (4.8 MB), whose one-key inserts prefetch their probes
+/// before setting them.
 #[test]
 fn threads_build_the_sequential_filter() {
     let n = 200_000u64;
-    let f = AtomicBloomFilter::new(n, 0.01).unwrap();
-    std::thread::scope(|s| {
-        for t in 0..4u64 {
-            let f = &f;
-            s.spawn(move || {
-                let keys: Vec<u64> = (t * n / 4..(t + 1) * n / 4).collect();
-                if t % 2 == 0 {
-                    f.insert_many(&keys);
-                } else {
-                    for k in &keys {
-                        f.insert(k);
+    for sized_for in [n, 20 * n] {
+        let f = AtomicBloomFilter::new(sized_for, 0.01).unwrap();
+        let large = f.bits() / 8 >= bloomlab_core::PREFETCH_MIN_BYTES as u64;
+        assert_eq!(large, sized_for > n, "which insert each size takes");
+        std::thread::scope(|s| {
+            for t in 0..4u64 {
+                let f = &f;
+                s.spawn(move || {
+                    let keys: Vec<u64> =
+                        (t * n / 4..(t + 1) * n / 4).collect();
+                    if t % 2 == 0 {
+                        f.insert_many(&keys);
+                    } else {
+                        for k in &keys {
+                            f.insert(k);
+                        }
                     }
-                }
-            });
+                });
+            }
+        });
+        let mut seq = BloomFilter::new(sized_for, 0.01).unwrap();
+        for k in 0..n {
+            seq.insert(&k);
         }
-    });
-    let mut seq = BloomFilter::new(n, 0.01).unwrap();
-    for k in 0..n {
-        seq.insert(&k);
+        assert!((0..n).all(|k| f.contains(&k)));
+        assert_eq!(f.bit_count(), seq.bit_count());
+        let plain: BloomFilter = f.into();
+        assert_eq!(plain, seq, "sized for {sized_for}");
     }
-    assert!((0..n).all(|k| f.contains(&k)));
-    assert_eq!(f.bit_count(), seq.bit_count());
-    let plain: BloomFilter = f.into();
-    assert_eq!(plain, seq);
+}
+
+/// One thread: each `insert`'s answer (whether a bit changed) is the
+/// sequential filter's, in a filter large enough to prefetch, with keys
+/// repeated so both answers occur.
+#[test]
+fn one_thread_answers_as_the_sequential_filter() {
+    let f = AtomicBloomFilter::new(4_000_000, 0.01).unwrap();
+    assert!(f.bits() / 8 >= bloomlab_core::PREFETCH_MIN_BYTES as u64);
+    let mut seq = BloomFilter::new(4_000_000, 0.01).unwrap();
+    let mut answers = [0; 2];
+    for k in (0..50_000u64).chain(0..1_000) {
+        let changed = seq.insert(&k);
+        assert_eq!(f.insert(&k), changed, "key {k}");
+        answers[usize::from(changed)] += 1;
+    }
+    assert_eq!(answers, [1_000, 50_000]);
+    assert_eq!(f.into_bloom_filter(), seq);
 }
 
 #[test]
