@@ -23,11 +23,9 @@
 //!   same filter at positions computed beforehand, with plain loads (no
 //!   hashing, no prefetch): the misses the core's out-of-order window
 //!   overlaps by itself, which `contains_many`'s prefetches go beyond;
-//! * `bloomlab-blocked` (512-bit blocks, 10 bits/key, k = 7) vs
-//!   `sbbf-rs-safe` (256-bit split blocks, 10 bits/key, k = 8; it takes
-//!   hashes, and is given xxh3-64's; bloomlab-blocked keeps its default
-//!   xxh3-128, which its kernel ran no slower than xxh3-64: 14.4 against
-//!   15.2 ns a query at 1e6, same run, 2026-11-24);
+//! * `bloomlab-blocked` (512-bit blocks, 10 bits/key, k = 7, its default
+//!   hash xxh3-64) vs `sbbf-rs-safe` (256-bit split blocks, 10 bits/key,
+//!   k = 8; it takes hashes, and is given xxh3-64's);
 //! * `bloomlab-split`: `BlockedBloomFilter` with Parquet's split blocks
 //!   (`BlockScheme::ParquetSplit`: 256-bit blocks, one bit in each of
 //!   eight 32-bit words, k = 8) at 10 bits/key, hashed by xxh3-64: the

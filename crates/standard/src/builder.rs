@@ -6,7 +6,7 @@ use bloomlab_hash::{Family, Reduction, Strategy};
 use crate::split::{SPLIT_BLOCK_BITS, SPLIT_K};
 use crate::{
     AtomicBloomFilter, BlockScheme, BlockedBloomFilter, BloomFilter, Config,
-    Error, Result,
+    DEFAULT_BLOCKED_FAMILY, Error, Result,
 };
 
 /// How a filter is sized.
@@ -72,6 +72,9 @@ impl Size {
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Builder {
     config: Config,
+    /// Whether the family was chosen ([`Builder::family`],
+    /// [`Builder::config`]); if not, each layout takes its own default.
+    family_chosen: bool,
     size: Size,
     /// `None`: the scheme's own ([`BlockScheme::default_block_bits`]).
     block_bits: Option<u64>,
@@ -93,21 +96,40 @@ impl Builder {
     pub fn sized(size: Size) -> Builder {
         Builder {
             config: Config::default(),
+            family_chosen: false,
             size,
             block_bits: None,
             scheme: BlockScheme::Salted,
         }
     }
 
-    /// Replaces the whole configuration.
+    /// Replaces the whole configuration (its family too: a blocked
+    /// filter then takes the configuration's family, not
+    /// [`DEFAULT_BLOCKED_FAMILY`]).
     pub fn config(mut self, config: Config) -> Builder {
         self.config = config;
+        self.family_chosen = true;
         self
     }
 
-    /// Sets the hash family.
+    /// Sets the hash family. Without it (or [`Builder::config`]) the
+    /// classic filters take [`Config::default`]'s `xxh3-128` and the
+    /// blocked filter [`DEFAULT_BLOCKED_FAMILY`] (`xxh3-64`).
+    ///
+    /// ```
+    /// use bloomlab_hash::Family;
+    /// use bloomlab_standard::Builder;
+    ///
+    /// let b = Builder::rate(1000, 0.01);
+    /// assert_eq!(b.build()?.config().family, Family::Xxh3_128);
+    /// assert_eq!(b.build_blocked()?.family(), Family::Xxh3_64);
+    /// let b = b.family(Family::Xxh3_128);
+    /// assert_eq!(b.build_blocked()?.family(), Family::Xxh3_128);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn family(mut self, family: Family) -> Builder {
         self.config.family = family;
+        self.family_chosen = true;
         self
     }
 
@@ -172,8 +194,13 @@ impl Builder {
             }
             (_, size) => size.resolve()?,
         };
+        let family = if self.family_chosen {
+            self.config.family
+        } else {
+            DEFAULT_BLOCKED_FAMILY
+        };
         BlockedBloomFilter::with_scheme(
-            self.config.family,
+            family,
             self.config.seed,
             m,
             k,

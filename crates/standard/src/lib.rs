@@ -16,7 +16,9 @@ matters, fast where it does not.
   `&self`, for many threads filling one filter.
 * [`BlockedBloomFilter`]: the cache-blocked layout of Putze, Sanders and
   Singler (2007): all `k` bits of a key in one block of 512 bits (or any
-  power of two from 64), one cache miss per operation.
+  power of two from 64), one cache miss per operation; hashed by default
+  with `xxh3-64` ([`DEFAULT_BLOCKED_FAMILY`]), which gives it all the
+  bits it reads.
 * [`guava`]: Guava's `BloomFilter` bit for bit, and its `writeTo` /
   `readFrom` byte for byte, including filters of more than 2^31 bits.
 * [`read_any`] and [`StandardFilter`]: bloomlab's own file format for
@@ -92,7 +94,7 @@ mod split;
 pub use atomic::AtomicBloomFilter;
 pub use blocked::{
     BLOCK_SALTS, BLOCK_SCHEME, BlockScheme, BlockedBloomFilter,
-    DEFAULT_BLOCK_BITS, MAX_BLOCK_BITS, MAX_BLOCKED_K,
+    DEFAULT_BLOCK_BITS, DEFAULT_BLOCKED_FAMILY, MAX_BLOCK_BITS, MAX_BLOCKED_K,
 };
 pub use builder::{Builder, Size};
 pub use classic::BloomFilter;

@@ -16,7 +16,8 @@ use bloomlab_scalable::{
     ScalableBloomFilter,
 };
 use bloomlab_standard::{
-    BlockScheme, Builder, Config, Format, Size, StandardFilter, guava,
+    BlockScheme, Builder, Config, DEFAULT_BLOCKED_FAMILY, Format, Size,
+    StandardFilter, guava,
 };
 use serde_json::json;
 
@@ -52,7 +53,8 @@ pub(crate) struct Args {
     /// Index strategy (see `bloomlab list`).
     #[arg(long)]
     strategy: Option<String>,
-    /// Hash family (see `bloomlab list`).
+    /// Hash family (see `bloomlab list`); default xxh3-128, or xxh3-64 for
+    /// a blocked filter (the library's defaults).
     #[arg(long = "hash")]
     family: Option<String>,
     /// Range reduction: modulo or multiply-shift.
@@ -420,6 +422,10 @@ fn make_filter(args: &Args) -> Result<AnyFilter> {
         return scalable(args, None);
     }
     let mut b = Builder::sized(size(args)?).config(config(args)?);
+    if args.family.is_none() && args.variant() == "blocked" {
+        // As the library builds a blocked filter given no family.
+        b = b.family(DEFAULT_BLOCKED_FAMILY);
+    }
     if let Some(bits) = args.block_bits {
         b = b.block_bits(bits);
     }

@@ -175,13 +175,16 @@ fn native_format_for_each_layout() {
     let items = dir.join("items.txt");
     let keys: Vec<String> = (0..500).map(|i| format!("key-{i}")).collect();
     std::fs::write(&items, keys.join("\n")).unwrap();
-    for (variant, extra) in [
+    // Without `--hash`, each layout takes the library's default family.
+    for (variant, extra, hash) in [
         (
             "standard",
             vec!["--hash", "murmur3-x64-128", "--strategy", "double"],
+            "murmur3-x64-128",
         ),
-        ("standard", vec!["--reduction", "modulo", "--seed", "7"]),
-        ("blocked", vec!["--block-bits", "256"]),
+        ("standard", vec!["--reduction", "modulo", "--seed", "7"], "xxh3-128"),
+        ("blocked", vec!["--block-bits", "256"], "xxh3-64"),
+        ("blocked", vec!["--hash", "xxh3-128"], "xxh3-128"),
     ] {
         let out = dir.join(format!("{variant}.bin"));
         bloomlab()
@@ -197,6 +200,7 @@ fn native_format_for_each_layout() {
             &json_lines(&["inspect", out.to_str().unwrap(), "--json"])[0];
         assert_eq!(info["format"], "native");
         assert_eq!(info["variant"], variant);
+        assert_eq!(info["hash"], hash, "{variant} {extra:?}");
         assert_eq!(
             (info["m"].as_u64(), info["k"].as_u64()),
             (Some(8192), Some(5))

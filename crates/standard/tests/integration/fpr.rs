@@ -65,10 +65,19 @@ fn classic_matches_the_exact_formula() {
     }
 }
 
+/// The default (`xxh3-64`, block and probes from one 64-bit hash) and
+/// `xxh3-128` (probes from the second word).
 #[test]
 fn blocked_matches_the_blocked_formula() {
-    for (p, seed) in [(0.01, 3), (0.001, 4)] {
-        let mut f = BlockedBloomFilter::new(N, p).unwrap();
+    for (p, seed, family) in
+        [(0.01, 3, None), (0.001, 4, None), (0.01, 15, Some(Family::Xxh3_128))]
+    {
+        let mut f = match family {
+            None => BlockedBloomFilter::new(N, p).unwrap(),
+            Some(family) => {
+                Builder::rate(N, p).family(family).build_blocked().unwrap()
+            }
+        };
         let hits = measure(&mut f, seed);
         let formula = fpr_blocked(
             f.bits(),
@@ -78,7 +87,7 @@ fn blocked_matches_the_blocked_formula() {
             BlockInner::Exact,
         )
         .unwrap();
-        check(&format!("blocked p={p}"), hits, formula);
+        check(&format!("blocked {} p={p}", f.family().name()), hits, formula);
     }
 }
 
@@ -104,6 +113,20 @@ fn split_block_matches_the_split_block_formula() {
 /// bit set; both layouts within the same 99.9% intervals as above.
 #[test]
 fn fold128_matches_the_formulas_on_structured_keys() {
+    structured_keys(Family::Fold128);
+}
+
+/// The blocked filter's default family, `xxh3-64`, whose one 64-bit
+/// hash gives both the block (high bits) and the probes (low 32), on
+/// the same structured keys (and the classic filter with it).
+#[test]
+fn xxh3_64_matches_the_formulas_on_structured_keys() {
+    structured_keys(Family::Xxh3_64);
+}
+
+/// Both layouts hashed by `family`, on sequential, strided and random
+/// keys, against their formulas.
+fn structured_keys(family: Family) {
     type Keys = fn(u64) -> (Vec<u64>, Vec<u64>);
     let sets: [(&str, Keys); 3] = [
         ("sequential", |_| {
@@ -118,7 +141,7 @@ fn fold128_matches_the_formulas_on_structured_keys() {
         }),
         ("random", keys),
     ];
-    let config = Config::default().with_family(Family::Fold128);
+    let config = Config::default().with_family(family);
     for (i, (name, keys)) in sets.into_iter().enumerate() {
         let (members, queries) = keys(5 + i as u64);
         let f = Builder::rate(N, 0.01).config(config);
@@ -136,9 +159,10 @@ fn fold128_matches_the_formulas_on_structured_keys() {
             f.contains_u64_batch(&queries, out);
             out.iter().filter(|&&x| x).count() as u64
         };
+        let family = family.name();
         let exact =
             fpr_exact(classic.bits(), N, classic.hash_count()).unwrap().value;
-        check(&format!("fold-128 classic {name}"), hits(&classic), exact);
+        check(&format!("{family} classic {name}"), hits(&classic), exact);
         let formula = fpr_blocked(
             blocked.bits(),
             N,
@@ -147,6 +171,6 @@ fn fold128_matches_the_formulas_on_structured_keys() {
             BlockInner::Exact,
         )
         .unwrap();
-        check(&format!("fold-128 blocked {name}"), hits(&blocked), formula);
+        check(&format!("{family} blocked {name}"), hits(&blocked), formula);
     }
 }
