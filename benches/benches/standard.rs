@@ -41,7 +41,9 @@
 //!   fastbloom with XXH3-128 as its source hash (`fastbloom-xxh3`: what
 //!   the hash alone costs its walk) taking turns on the same keys in 21 rounds (`bloomlab_benches::turns`), so
 //!   that each round's ratio compares them at the same moment; the
-//!   median round's ratio is printed and kept in the README block.
+//!   median round's ratio is printed and kept in the README block;
+//!   likewise `bloomlab-blocked`, `bloomlab-split` and `sbbf-rs-safe`
+//!   (`alternated_blocked`).
 //!
 //! Before measuring, each filter's false-positive rate on 1e6 non-members
 //! is printed to stderr, so speed is compared at known accuracy.
@@ -348,6 +350,7 @@ fn standard(c: &mut Criterion) {
         run(c, label, "bloomlab-fold", new, m, o);
         run(c, label, "fastbloom", || fast(n), m, o);
         alternated(label, n, m, o);
+        alternated_blocked(label, n, m, o);
         let new = || Answered(BloomFilter::new(n as u64, P).unwrap());
         inserts(c, label, "bloomlab-insert", new, m);
         inserts(c, label, "fastbloom-insert", || Answered(fast(n)), m);
@@ -389,14 +392,8 @@ fn alternated(label: &str, n: usize, members: &[u64], others: &[u64]) {
         Insert::insert(&mut peer, k);
         Insert::insert(&mut peer_xxh3, k);
     }
-    let ops = ["insert", "contains-member", "contains-non-member"];
-    let seconds = turns::run(ops.len(), 4, |op, filter, round| {
-        let at = round * ROUND_KEYS % (n - ROUND_KEYS);
-        let (keys, insert) = match op {
-            0 => (&members[at..at + ROUND_KEYS], true),
-            1 => (&members[at..at + ROUND_KEYS], false),
-            _ => (&others[at..at + ROUND_KEYS], false),
-        };
+    let seconds = turns::run(TURN_OPS.len(), 4, |op, filter, round| {
+        let (keys, insert) = turn_keys(op, round, members, others);
         match filter {
             0 => timed(&mut ours, keys, insert),
             1 => timed(&mut fold, keys, insert),
@@ -404,14 +401,78 @@ fn alternated(label: &str, n: usize, members: &[u64], others: &[u64]) {
             _ => timed(&mut peer_xxh3, keys, insert),
         }
     });
-    for (filter, name) in
-        [(0, "bloomlab"), (1, "bloomlab-fold"), (3, "fastbloom-xxh3")]
-    {
+    print_turns(
+        label,
+        (2, "fastbloom"),
+        &seconds,
+        &[(0, "bloomlab"), (1, "bloomlab-fold"), (3, "fastbloom-xxh3")],
+    );
+}
+
+/// The blocked filters (default and Parquet's split blocks) and
+/// sbbf-rs-safe taking turns as [`alternated`] does: sbbf's time ÷
+/// each, at the same moments (criterion's 10^7 medians of one filter
+/// after another have differed by up to three times from run to run).
+fn alternated_blocked(label: &str, n: usize, members: &[u64], others: &[u64]) {
+    let bits = (BLOCKED_BITS_PER_KEY * n) as u64;
+    let mut blocked = BlockedBloomFilter::with_bits(bits, 7).unwrap();
+    let mut split = split_filter(n);
+    let mut peer = Sbbf(sbbf_rs_safe::Filter::new(BLOCKED_BITS_PER_KEY, n));
+    for &k in members {
+        Insert::insert(&mut blocked, k);
+        Insert::insert(&mut split, k);
+        Insert::insert(&mut peer, k);
+    }
+    let seconds = turns::run(TURN_OPS.len(), 3, |op, filter, round| {
+        let (keys, insert) = turn_keys(op, round, members, others);
+        match filter {
+            0 => timed(&mut blocked, keys, insert),
+            1 => timed(&mut split, keys, insert),
+            _ => timed(&mut peer, keys, insert),
+        }
+    });
+    print_turns(
+        label,
+        (2, "sbbf-rs-safe"),
+        &seconds,
+        &[(0, "bloomlab-blocked"), (1, "bloomlab-split")],
+    );
+}
+
+/// The operations filters take turns at.
+const TURN_OPS: [&str; 3] =
+    ["insert", "contains-member", "contains-non-member"];
+
+/// The keys of operation `op` (an index into [`TURN_OPS`]) in round
+/// `round`, and whether it inserts them.
+fn turn_keys<'a>(
+    op: usize,
+    round: usize,
+    members: &'a [u64],
+    others: &'a [u64],
+) -> (&'a [u64], bool) {
+    let at = round * ROUND_KEYS % (members.len() - ROUND_KEYS);
+    match op {
+        0 => (&members[at..at + ROUND_KEYS], true),
+        1 => (&members[at..at + ROUND_KEYS], false),
+        _ => (&others[at..at + ROUND_KEYS], false),
+    }
+}
+
+/// Prints the `peer` filter's time ÷ each of `ours`' (`(index, name)`),
+/// lines `bench-report` keeps in the README block.
+fn print_turns(
+    label: &str,
+    (peer, peer_name): (usize, &str),
+    seconds: &[Vec<Vec<f64>>],
+    ours: &[(usize, &str)],
+) {
+    for &(filter, name) in ours {
         eprintln!(
-            "alternated n = {label}: fastbloom's time ÷ {name}'s, the median \
-             of {ROUNDS} rounds of {ROUND_KEYS} keys each (lowest–highest): \
-             {}",
-            turns::ratios(&ops, &seconds, 2, filter)
+            "alternated n = {label}: {peer_name}'s time ÷ {name}'s, the \
+             median of {ROUNDS} rounds of {ROUND_KEYS} keys each \
+             (lowest–highest): {}",
+            turns::ratios(&TURN_OPS, seconds, peer, filter)
         );
     }
 }
