@@ -26,6 +26,8 @@
 //! * `bloomlab-blocked` (512-bit blocks, 10 bits/key, k = 7, its default
 //!   hash xxh3-64) vs `sbbf-rs-safe` (256-bit split blocks, 10 bits/key,
 //!   k = 8; it takes hashes, and is given xxh3-64's);
+//!   `bloomlab-blocked-xxh3-128` the same filter hashed by xxh3-128 (its
+//!   default until 2026-11-26), which shows what the default's hash gains;
 //! * `bloomlab-split`: `BlockedBloomFilter` with Parquet's split blocks
 //!   (`BlockScheme::ParquetSplit`: 256-bit blocks, one bit in each of
 //!   eight 32-bit words, k = 8) at 10 bits/key, hashed by xxh3-64: the
@@ -365,6 +367,14 @@ fn standard(c: &mut Criterion) {
         let bits = (BLOCKED_BITS_PER_KEY * n) as u64;
         let new = || BlockedBloomFilter::with_bits(bits, 7).unwrap();
         run(c, label, "bloomlab-blocked", new, m, o);
+        // The blocked filter's default before 2026-11-26, in the same run.
+        let new = || {
+            Builder::bits(bits, 7)
+                .family(Family::Xxh3_128)
+                .build_blocked()
+                .unwrap()
+        };
+        run(c, label, "bloomlab-blocked-xxh3-128", new, m, o);
         run(c, label, "bloomlab-split", || split_filter(n), m, o);
         let new = || Sbbf(sbbf_rs_safe::Filter::new(BLOCKED_BITS_PER_KEY, n));
         run(c, label, "sbbf-rs-safe", new, m, o);
