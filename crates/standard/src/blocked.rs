@@ -21,10 +21,11 @@ pub const DEFAULT_BLOCK_BITS: u64 = 512;
 /// block, 32 for the in-block probes) and a split block 64, so one 64-bit
 /// XXH3 serves: the block from its high bits, the probes from its low
 /// 32, as Parquet's split-block filter takes them. Measured at n = 1e6
-/// (`benches/benches/standard.rs`, two runs on a quiet host, 2026-11-26):
-/// queries 5.2 ns a key against 6.1–6.6 with `xxh3-128`, builds 8.7 against
-/// 9.9–10.1 ns, at the same false-positive rate (0.967% against 0.975%
-/// at 10^6, 0.970% against 0.960% at 10^7). The classic filter needs two
+/// (`bloomlab-blocked` against `bloomlab-blocked-xxh3-128` in
+/// `benches/benches/standard.rs`, the same runs, 2026-11-26): queries
+/// 5.1 ns a key against 6.1–6.2 with `xxh3-128`, builds 8.6 against 9.4
+/// ns, at the same false-positive rate (0.967% against 0.975% at 10^6,
+/// 0.970% against 0.960% at 10^7). The classic filter needs two
 /// 64-bit words for its walk and keeps `xxh3-128` ([`crate::Config`]).
 pub const DEFAULT_BLOCKED_FAMILY: Family = Family::Xxh3_64;
 
