@@ -61,9 +61,11 @@ pub enum BlockScheme {
     /// places them, so that for the same 64-bit hashes the bits are
     /// Parquet's (and Impala's, Kudu's, `sbbf-rs`'s) bit for bit. Fewer
     /// instructions a key than the salted scheme (its eight bits are made
-    /// and set in SIMD registers; the salted scheme's probes, with `k` up
-    /// to 16 and one-line blocks, are made and tested eight to an AVX2
-    /// register too, but set one by one), at a higher false-positive rate
+    /// and set in SIMD registers, one shift for all eight; the salted
+    /// scheme's probes, with `k` up to 16 and one-line blocks, are made
+    /// and tested eight to an AVX2 register too, but each probe's bit
+    /// costs its own shifts, or its own OR in filters past 8 MiB), at a
+    /// higher false-positive rate
     /// for the same bits per key
     /// ([`bloomlab_core::theory::fpr_split_block`]: 1.26% against 0.98%
     /// at 10 bits per key).
@@ -278,9 +280,7 @@ impl BlockedBloomFilter {
             kernel: blocked_kernel::for_config(
                 family,
                 hasher.seed(),
-                block_bits,
-                k,
-                scheme,
+                (block_bits, k, scheme, words * 8),
             ),
         })
     }
@@ -715,9 +715,12 @@ impl BlockedBloomFilter {
     fn batch<T: Funnel>(&self) -> Option<blocked_kernel::Batch<T>> {
         blocked_kernel::batch(
             self.family(),
-            self.block_bits,
-            self.k,
-            self.scheme,
+            (
+                self.block_bits,
+                self.k,
+                self.scheme,
+                self.blocks * self.block_bits / 8,
+            ),
         )
     }
 
