@@ -299,7 +299,7 @@ impl From<BitArray> for AtomicBitArray {
 
 impl AtomicBitArray {
     /// Starts loading the word of bit `i` into the caches (see
-    /// [`crate::prefetch`]); changes nothing, and does nothing if `i` is
+    /// [`crate::prefetch()`]); changes nothing, and does nothing if `i` is
     /// out of range.
     #[inline(always)]
     pub fn prefetch(&self, i: u64) {

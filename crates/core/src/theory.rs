@@ -76,7 +76,7 @@ const U: f64 = f64::EPSILON / 2.0;
 const DP_BUDGET: f64 = 1.0e8;
 
 /// Probabilities below this are dropped from the DP's window. It is the
-/// "E[X] ± 36 sd" window made adaptive, and keeps clear of subnormals
+/// "E\[X\] ± 36 sd" window made adaptive, and keeps clear of subnormals
 /// (which are slow); the dropped mass is tracked and reported.
 const DP_TRIM: f64 = 1.0e-290;
 

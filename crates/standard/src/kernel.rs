@@ -1,6 +1,6 @@
 //! Whole-key probe loops, chosen once per filter.
 //!
-//! [`Probes`](crate::Probes) decides per key which loop to run (a few
+//! [`crate::Probes`] decides per key which loop to run (a few
 //! well-predicted `match`es), which keeps every filter on one code path
 //! but costs a few nanoseconds a key: the compiler cannot keep a
 //! 32-arm dispatch and the hash inlined into the caller's loop. A

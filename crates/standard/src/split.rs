@@ -258,7 +258,7 @@ impl Avx2 {
     }
 
     /// Whether every bit of `h` is set in `block` (one split block, four
-    /// words): [`test`] in AVX2.
+    /// words): [`test()`] in AVX2.
     #[inline(always)]
     pub(crate) fn test(self, block: &[u64; 4], h: u32) -> bool {
         let b: core::arch::x86_64::__m256i = pulp::cast(*block);
