@@ -280,7 +280,7 @@ impl BlockedBloomFilter {
             kernel: blocked_kernel::for_config(
                 family,
                 hasher.seed(),
-                (block_bits, k, scheme, words * 8),
+                (block_bits, k, scheme, blocks * block_bits / 8),
             ),
         })
     }

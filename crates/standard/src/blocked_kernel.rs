@@ -1070,18 +1070,17 @@ mod tests {
         h: u32,
     ) -> bool {
         type Scalar = Salted<false>;
-        type Avx<const M: bool> = Salted<M>;
         let s = (0, h);
         let scalar = [Line(*line)];
         let answer = Scalar::query::<K>(&scalar, 1, s);
-        assert_eq!(Avx::<MASK>::query_avx::<K>(avx, &scalar, 1, s), answer);
+        assert_eq!(Salted::<MASK>::query_avx::<K>(avx, &scalar, 1, s), answer);
         let (mut a, mut b) = ([Line(*line)], [Line(*line)]);
-        Avx::<MASK>::add_avx::<K>(avx, &mut a, 1, s);
+        Salted::<MASK>::add_avx::<K>(avx, &mut a, 1, s);
         Scalar::add::<K>(&mut b, 1, s);
         assert_eq!(a[0].0, b[0].0, "add, k = {K}, mask {MASK}, h = {h:#x}");
         let (mut a, mut b) = ([Line(*line)], [Line(*line)]);
         let changed = Scalar::insert::<K>(&mut b, 1, s);
-        let avx_changed = Avx::<MASK>::insert_avx::<K>(avx, &mut a, 1, s);
+        let avx_changed = Salted::<MASK>::insert_avx::<K>(avx, &mut a, 1, s);
         assert_eq!(avx_changed, changed, "k = {K}, mask {MASK}, h = {h:#x}");
         assert_eq!(a[0].0, b[0].0, "insert, k = {K}, mask {MASK}, h = {h:#x}");
         assert_eq!(changed, !answer);
