@@ -84,10 +84,11 @@ impl Lanes {
 }
 
 /// Whether all probes of the walk from `(x, y)` find non-zero counters.
-/// A filter past the caches (`FAR`) tests every probe with a branch: on
-/// a member each branch is predicted, so only a test waits for each
-/// load, and the core's window holds more queries' misses at once than
-/// when each load also feeds the head's arithmetic.
+/// A filter past the caches (`FAR`) first prefetches every probe's
+/// line, then tests every probe with a branch: on a member each branch
+/// is predicted, so only a test waits for each load, and the core's
+/// window holds more queries' misses at once than when each load also
+/// feeds the head's arithmetic.
 #[inline(always)]
 pub(crate) fn query<
     const K: u32,
@@ -100,12 +101,31 @@ pub(crate) fn query<
     mut x: u64,
     mut y: u64,
 ) -> bool {
+    const { assert!(K <= 16, "kernels are unrolled for k up to 16") };
     let head = if FAR { 0 } else { K.min(BRANCH_FREE) };
+    // A far filter's lines are all asked for before the first is tested:
+    // a non-member then waits about one miss, not one for each probe
+    // until the first zero, and a member's misses start together. Bench
+    // binaries without and with it, alternated twice at n = 1e7 (48 MB,
+    // 2026-11-27, `benches/benches/counting.rs`): members 90.5, 93.5 ns
+    // against 81.0, 79.0; non-members 80.7, 81.8 against 64.0, 63.8
+    // (fastbloom-rs 90-101 there). Kept positions, as in `add`.
+    let mut at = [0u64; 16];
+    if FAR {
+        let (mut x, mut y) = (x, y);
+        for i in 0..K {
+            let p = reduce(x, m);
+            at[i as usize] = p;
+            prefetch(words, Lanes::at::<LW>(p).0);
+            step::<E>(&mut x, &mut y, i);
+        }
+    }
     // 1 while every counter so far is non-zero: `c + max` reaches
     // `2^bits` exactly when `c ≥ 1` (arithmetic, so no branch is made).
     let mut all = 1;
     for i in 0..head {
-        let (w, sh, max) = Lanes::at::<LW>(reduce(x, m));
+        let p = reduce(x, m);
+        let (w, sh, max) = Lanes::at::<LW>(p);
         all &= (((words[w] >> sh) & max) + max) >> (1 << LW);
         step::<E>(&mut x, &mut y, i);
     }
@@ -115,7 +135,8 @@ pub(crate) fn query<
     for i in head..K {
         // The counter's mask is made from the position alone, so the
         // test is the only instruction that waits for the load.
-        let (w, sh, max) = Lanes::at::<LW>(reduce(x, m));
+        let p = if FAR { at[i as usize] } else { reduce(x, m) };
+        let (w, sh, max) = Lanes::at::<LW>(p);
         if words[w] & (max << sh) == 0 {
             return false;
         }
@@ -179,6 +200,8 @@ fn bump_unless_full<const LW: u32, const UP: bool>(
 /// (`CountingBloomFilter::keep_summary`): bit `p` set while counter `p`
 /// is non-zero. `()` keeps none, and compiles to nothing.
 pub(crate) trait Bits {
+    /// Whether there are bits to keep (`false` for `()`).
+    const ON: bool;
     /// Counter `p` is now non-zero.
     fn set(&mut self, p: u64);
     /// Counter `p` is now zero if `zero`.
@@ -188,6 +211,7 @@ pub(crate) trait Bits {
 }
 
 impl Bits for () {
+    const ON: bool = false;
     #[inline(always)]
     fn set(&mut self, _: u64) {}
     #[inline(always)]
@@ -197,6 +221,7 @@ impl Bits for () {
 }
 
 impl Bits for &mut BitArray {
+    const ON: bool = true;
     #[inline(always)]
     fn set(&mut self, p: u64) {
         BitArray::set(self, p);
@@ -258,13 +283,14 @@ fn increment<const LW: u32>(
 /// [`far`].
 #[inline(always)]
 pub(crate) fn add<
+    B: Bits,
     const K: u32,
     const E: bool,
     const LW: u32,
     const FAR: bool,
 >(
     words: &mut [u64],
-    mut bits: impl Bits,
+    mut bits: B,
     m: u64,
     mut x: u64,
     mut y: u64,
@@ -275,9 +301,14 @@ pub(crate) fn add<
     // alternated twice at n = 1e7 (2026-11-25): builds 1.39 and 1.42 s
     // against 1.26 and 1.25 (fastbloom-rs 2.60, 2.23 and 2.38, 2.39),
     // inserts of members again level (137 and 124 ns against 120, 128).
+    // A filter keeping a summary prefetches at every size: a key then
+    // touches twice as many lines. Alternated at n = 1e6 (2026-11-27):
+    // fastbloom-rs ÷ bloomlab-counting-summary inserts 1.86, 1.86
+    // against 1.92–1.98 (five runs).
     const { assert!(K <= 16, "kernels are unrolled for k up to 16") };
     let mut at = [0u64; 16];
-    if FAR {
+    let pre = FAR || B::ON;
+    if pre {
         let (mut x, mut y) = (x, y);
         for i in 0..K {
             let p = reduce(x, m);
@@ -289,7 +320,7 @@ pub(crate) fn add<
     }
     let mut lost = 0;
     for i in 0..K {
-        let p = if FAR { at[i as usize] } else { reduce(x, m) };
+        let p = if pre { at[i as usize] } else { reduce(x, m) };
         let (w, sh, max) = Lanes::at::<LW>(p);
         increment::<LW>(&mut words[w], sh, max, &mut lost);
         bits.set(p);
@@ -302,17 +333,35 @@ pub(crate) fn add<
 /// the first zero counter and returns its probe, after undoing the
 /// decrements before it; else returns the decrements skipped.
 #[inline(always)]
-pub(crate) fn sub<const K: u32, const E: bool, const LW: u32>(
+pub(crate) fn sub<B: Bits, const K: u32, const E: bool, const LW: u32>(
     words: &mut [u64],
-    mut bits: impl Bits,
+    mut bits: B,
     m: u64,
     x0: u64,
     y0: u64,
 ) -> Result<u64, (u32, u64)> {
+    // Every counter's line (and summary bit's) is asked for before the
+    // first is read, at every size: each probe's zero test is a branch
+    // the core's window waits behind, so without this the loads of a key
+    // start one after another. Bench binaries without and with it,
+    // alternated (2026-11-27, `benches/benches/counting.rs`): the
+    // `alternated` fastbloom-rs ÷ bloomlab at n = 1e7 1.85, 1.86, 1.86
+    // against 2.07–2.12 (five runs); with a summary at n = 1e6 1.35–1.37
+    // against 1.53–1.62, criterion 36.5, 36.1 ns against 31.0, 31.4;
+    // without one at 1e6 level (22.6, 22.8 against 22.4, 22.1).
+    const { assert!(K <= 16, "kernels are unrolled for k up to 16") };
+    let mut at = [0u64; 16];
     let (mut x, mut y) = (x0, y0);
-    let mut skipped = 0;
     for i in 0..K {
         let p = reduce(x, m);
+        at[i as usize] = p;
+        prefetch(words, Lanes::at::<LW>(p).0);
+        bits.prefetch(p);
+        step::<E>(&mut x, &mut y, i);
+    }
+    let mut skipped = 0;
+    for i in 0..K {
+        let p = at[i as usize];
         let (w, sh, max) = Lanes::at::<LW>(p);
         let word = &mut words[w];
         let c = (*word >> sh) & max;
@@ -324,7 +373,6 @@ pub(crate) fn sub<const K: u32, const E: bool, const LW: u32>(
         // A counter at 1 is decremented to zero (the maximum is at
         // least 3, so it was not skipped).
         bits.clear_if(p, c == 1);
-        step::<E>(&mut x, &mut y, i);
     }
     Ok(skipped)
 }
@@ -505,7 +553,7 @@ fn key_add<
     key: &[u8],
 ) -> u64 {
     let (x, y) = H::start(seed, key);
-    add::<K, E, LW, FAR>(words, (), m, x, y)
+    add::<_, K, E, LW, FAR>(words, (), m, x, y)
 }
 
 fn key_sub<H: MsStart, const K: u32, const E: bool, const LW: u32>(
@@ -515,7 +563,7 @@ fn key_sub<H: MsStart, const K: u32, const E: bool, const LW: u32>(
     key: &[u8],
 ) -> Result<u64, (u32, u64)> {
     let (x, y) = H::start(seed, key);
-    sub::<K, E, LW>(words, (), m, x, y)
+    sub::<_, K, E, LW>(words, (), m, x, y)
 }
 
 fn word_query<
@@ -547,7 +595,7 @@ fn word_add<
     key: u64,
 ) -> u64 {
     let (x, y) = H::start_word(seed, key);
-    add::<K, E, LW, FAR>(words, (), m, x, y)
+    add::<_, K, E, LW, FAR>(words, (), m, x, y)
 }
 
 fn word_add_sum<
@@ -564,7 +612,7 @@ fn word_add_sum<
     key: u64,
 ) -> u64 {
     let (x, y) = H::start_word(seed, key);
-    add::<K, E, LW, FAR>(words, bits, m, x, y)
+    add::<_, K, E, LW, FAR>(words, bits, m, x, y)
 }
 
 fn word_sub<H: MsStart, const K: u32, const E: bool, const LW: u32>(
@@ -574,7 +622,7 @@ fn word_sub<H: MsStart, const K: u32, const E: bool, const LW: u32>(
     key: u64,
 ) -> Result<u64, (u32, u64)> {
     let (x, y) = H::start_word(seed, key);
-    sub::<K, E, LW>(words, (), m, x, y)
+    sub::<_, K, E, LW>(words, (), m, x, y)
 }
 
 fn word_sub_sum<H: MsStart, const K: u32, const E: bool, const LW: u32>(
@@ -585,7 +633,7 @@ fn word_sub_sum<H: MsStart, const K: u32, const E: bool, const LW: u32>(
     key: u64,
 ) -> Result<u64, (u32, u64)> {
     let (x, y) = H::start_word(seed, key);
-    sub::<K, E, LW>(words, bits, m, x, y)
+    sub::<_, K, E, LW>(words, bits, m, x, y)
 }
 
 // Named by `unrolled!` with `H, K, E, LW`.

@@ -29,10 +29,14 @@ const BATCH: usize = 256;
 pub const INSERT_PREFETCH_MIN_BYTES: usize =
     2 * bloomlab_core::PREFETCH_MIN_BYTES;
 
-/// Filters at least this large test every counter of a query
-/// ([`CountingBloomFilter::contains`]) with a branch, where smaller ones
-/// test the first three without: the standard filter's threshold
-/// ([`bloomlab_core::QUERY_BRANCH_MIN_BYTES`], where it is measured).
+/// Filters at least this large prefetch every counter of a query
+/// ([`CountingBloomFilter::contains`]) and then test each with a branch,
+/// where smaller ones test the first three without: the standard
+/// filter's threshold ([`bloomlab_core::QUERY_BRANCH_MIN_BYTES`], where
+/// it is measured). Prefetching first took member queries at n = 1e7
+/// (48 MB) from 90.5 and 93.5 ns a key to 81.0 and 79.0, non-members
+/// from 80.7 and 81.8 to 64.0 and 63.8 (bench binaries alternated,
+/// 2026-11-27, `benches/benches/counting.rs`).
 pub const QUERY_BRANCH_MIN_BYTES: usize =
     bloomlab_core::QUERY_BRANCH_MIN_BYTES;
 
