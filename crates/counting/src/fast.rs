@@ -28,6 +28,24 @@ pub(crate) fn far_query(bytes: usize) -> bool {
     bytes >= crate::QUERY_BRANCH_MIN_BYTES
 }
 
+/// Whether a filter of `bytes` of counters prefetches a key's lines
+/// before a remove reads them, and before an insert of a filter keeping
+/// a summary does: at [`bloomlab_core::PREFETCH_MIN_BYTES`] (4 MiB) or
+/// more, past the L2 cache. Measured with bench binaries without and
+/// with it (2026-11-27): at n = 1e7 (48 MB) fastbloom-rs ÷ bloomlab
+/// removes taking turns (`benches/benches/counting.rs`) 1.85, 1.86,
+/// 1.86 against 2.07–2.12 (five runs); at n = 1e6 (4.8 MB) with a
+/// summary 1.35–1.37 against 1.53–1.62, criterion 36.5 and 36.1 ns
+/// against 31.0 and 31.4, summary inserts 1.86, 1.86 against 1.92–1.98;
+/// without a summary level (22.6, 22.8 against 22.4, 22.1 ns). Below
+/// it the prefetches are instructions for nothing (a one-off loop at
+/// n = 1e5, 480 KB: removes 15.1–15.3 against 16.6 ns, summary inserts
+/// 18.0–18.4 against 19.5–20.3; at 1e4 removes 13.9–14.2 against 14.8–
+/// 14.9).
+pub(crate) fn prefetch_updates(bytes: usize) -> bool {
+    bytes >= bloomlab_core::PREFETCH_MIN_BYTES
+}
+
 /// Probes of a query tested without a branch between them: on a
 /// non-member the first probes decide, and a branch on each would be
 /// mispredicted about half of the time. Three, not the standard
@@ -200,8 +218,6 @@ fn bump_unless_full<const LW: u32, const UP: bool>(
 /// (`CountingBloomFilter::keep_summary`): bit `p` set while counter `p`
 /// is non-zero. `()` keeps none, and compiles to nothing.
 pub(crate) trait Bits {
-    /// Whether there are bits to keep (`false` for `()`).
-    const ON: bool;
     /// Counter `p` is now non-zero.
     fn set(&mut self, p: u64);
     /// Counter `p` is now zero if `zero`.
@@ -211,7 +227,6 @@ pub(crate) trait Bits {
 }
 
 impl Bits for () {
-    const ON: bool = false;
     #[inline(always)]
     fn set(&mut self, _: u64) {}
     #[inline(always)]
@@ -221,7 +236,6 @@ impl Bits for () {
 }
 
 impl Bits for &mut BitArray {
-    const ON: bool = true;
     #[inline(always)]
     fn set(&mut self, p: u64) {
         BitArray::set(self, p);
@@ -301,14 +315,9 @@ pub(crate) fn add<
     // alternated twice at n = 1e7 (2026-11-25): builds 1.39 and 1.42 s
     // against 1.26 and 1.25 (fastbloom-rs 2.60, 2.23 and 2.38, 2.39),
     // inserts of members again level (137 and 124 ns against 120, 128).
-    // A filter keeping a summary prefetches at every size: a key then
-    // touches twice as many lines. Alternated at n = 1e6 (2026-11-27):
-    // fastbloom-rs ÷ bloomlab-counting-summary inserts 1.86, 1.86
-    // against 1.92–1.98 (five runs).
     const { assert!(K <= 16, "kernels are unrolled for k up to 16") };
     let mut at = [0u64; 16];
-    let pre = FAR || B::ON;
-    if pre {
+    if FAR {
         let (mut x, mut y) = (x, y);
         for i in 0..K {
             let p = reduce(x, m);
@@ -320,7 +329,7 @@ pub(crate) fn add<
     }
     let mut lost = 0;
     for i in 0..K {
-        let p = if pre { at[i as usize] } else { reduce(x, m) };
+        let p = if FAR { at[i as usize] } else { reduce(x, m) };
         let (w, sh, max) = Lanes::at::<LW>(p);
         increment::<LW>(&mut words[w], sh, max, &mut lost);
         bits.set(p);
@@ -333,35 +342,39 @@ pub(crate) fn add<
 /// the first zero counter and returns its probe, after undoing the
 /// decrements before it; else returns the decrements skipped.
 #[inline(always)]
-pub(crate) fn sub<B: Bits, const K: u32, const E: bool, const LW: u32>(
+pub(crate) fn sub<
+    B: Bits,
+    const K: u32,
+    const E: bool,
+    const LW: u32,
+    const PRE: bool,
+>(
     words: &mut [u64],
     mut bits: B,
     m: u64,
     x0: u64,
     y0: u64,
 ) -> Result<u64, (u32, u64)> {
-    // Every counter's line (and summary bit's) is asked for before the
-    // first is read, at every size: each probe's zero test is a branch
-    // the core's window waits behind, so without this the loads of a key
-    // start one after another. Bench binaries without and with it,
-    // alternated (2026-11-27, `benches/benches/counting.rs`): the
-    // `alternated` fastbloom-rs ÷ bloomlab at n = 1e7 1.85, 1.86, 1.86
-    // against 2.07–2.12 (five runs); with a summary at n = 1e6 1.35–1.37
-    // against 1.53–1.62, criterion 36.5, 36.1 ns against 31.0, 31.4;
-    // without one at 1e6 level (22.6, 22.8 against 22.4, 22.1).
+    // If `PRE` ([`prefetch_updates`]), every counter's line (and summary
+    // bit's) is asked for before the first is read: each probe's zero
+    // test is a branch the core's window waits behind, so without this
+    // the loads of a key start one after another.
     const { assert!(K <= 16, "kernels are unrolled for k up to 16") };
     let mut at = [0u64; 16];
     let (mut x, mut y) = (x0, y0);
-    for i in 0..K {
-        let p = reduce(x, m);
-        at[i as usize] = p;
-        prefetch(words, Lanes::at::<LW>(p).0);
-        bits.prefetch(p);
-        step::<E>(&mut x, &mut y, i);
+    if PRE {
+        for i in 0..K {
+            let p = reduce(x, m);
+            at[i as usize] = p;
+            prefetch(words, Lanes::at::<LW>(p).0);
+            bits.prefetch(p);
+            step::<E>(&mut x, &mut y, i);
+        }
+        (x, y) = (x0, y0);
     }
     let mut skipped = 0;
     for i in 0..K {
-        let p = at[i as usize];
+        let p = if PRE { at[i as usize] } else { reduce(x, m) };
         let (w, sh, max) = Lanes::at::<LW>(p);
         let word = &mut words[w];
         let c = (*word >> sh) & max;
@@ -373,6 +386,7 @@ pub(crate) fn sub<B: Bits, const K: u32, const E: bool, const LW: u32>(
         // A counter at 1 is decremented to zero (the maximum is at
         // least 3, so it was not skipped).
         bits.clear_if(p, c == 1);
+        step::<E>(&mut x, &mut y, i);
     }
     Ok(skipped)
 }
@@ -498,13 +512,15 @@ impl Kernel {
     /// The kernel of `probes` with counters of `2^lw` bits, if its
     /// configuration has a multiply-shift fast path and `k` is unrolled;
     /// its inserts prefetch if a filter of `bytes` of counters is [`far`],
-    /// its queries branch on every probe if it is [`far_query`].
+    /// its queries prefetch and branch on every probe if it is
+    /// [`far_query`], its removes (and a summary's inserts) prefetch if
+    /// [`prefetch_updates`].
     pub(crate) fn new(
         probes: &bloomlab_standard::Probes,
         lw: u32,
         bytes: usize,
     ) -> Option<Kernel> {
-        let far = (far(bytes), far_query(bytes));
+        let far = (far(bytes), far_query(bytes), prefetch_updates(bytes));
         let (hash, e) = probes.ms_hash()?;
         let k = probes.k();
         match hash {
@@ -518,7 +534,7 @@ impl Kernel {
         k: u32,
         e: bool,
         lw: u32,
-        far: (bool, bool),
+        far: (bool, bool, bool),
     ) -> Option<Kernel> {
         unrolled!(H, k, e, lw, kernel_of, (far), None)
     }
@@ -556,14 +572,20 @@ fn key_add<
     add::<_, K, E, LW, FAR>(words, (), m, x, y)
 }
 
-fn key_sub<H: MsStart, const K: u32, const E: bool, const LW: u32>(
+fn key_sub<
+    H: MsStart,
+    const K: u32,
+    const E: bool,
+    const LW: u32,
+    const PRE: bool,
+>(
     seed: u64,
     m: u64,
     words: &mut [u64],
     key: &[u8],
 ) -> Result<u64, (u32, u64)> {
     let (x, y) = H::start(seed, key);
-    sub::<_, K, E, LW>(words, (), m, x, y)
+    sub::<_, K, E, LW, PRE>(words, (), m, x, y)
 }
 
 fn word_query<
@@ -615,17 +637,29 @@ fn word_add_sum<
     add::<_, K, E, LW, FAR>(words, bits, m, x, y)
 }
 
-fn word_sub<H: MsStart, const K: u32, const E: bool, const LW: u32>(
+fn word_sub<
+    H: MsStart,
+    const K: u32,
+    const E: bool,
+    const LW: u32,
+    const PRE: bool,
+>(
     seed: u64,
     m: u64,
     words: &mut [u64],
     key: u64,
 ) -> Result<u64, (u32, u64)> {
     let (x, y) = H::start_word(seed, key);
-    sub::<_, K, E, LW>(words, (), m, x, y)
+    sub::<_, K, E, LW, PRE>(words, (), m, x, y)
 }
 
-fn word_sub_sum<H: MsStart, const K: u32, const E: bool, const LW: u32>(
+fn word_sub_sum<
+    H: MsStart,
+    const K: u32,
+    const E: bool,
+    const LW: u32,
+    const PRE: bool,
+>(
     seed: u64,
     m: u64,
     words: &mut [u64],
@@ -633,27 +667,40 @@ fn word_sub_sum<H: MsStart, const K: u32, const E: bool, const LW: u32>(
     key: u64,
 ) -> Result<u64, (u32, u64)> {
     let (x, y) = H::start_word(seed, key);
-    sub::<_, K, E, LW>(words, bits, m, x, y)
+    sub::<_, K, E, LW, PRE>(words, bits, m, x, y)
 }
 
 // Named by `unrolled!` with `H, K, E, LW`.
 fn kernel_of<H: MsStart, const K: u32, const E: bool, const LW: u32>(
-    (far, far_query): (bool, bool),
+    (far, far_query, pre): (bool, bool, bool),
 ) -> Option<Kernel> {
-    let (add, add_word, add_word_sum): (AddFn, AddWordFn, AddWordSumFn) =
-        if far {
-            (
-                key_add::<H, K, E, LW, true>,
-                word_add::<H, K, E, LW, true>,
-                word_add_sum::<H, K, E, LW, true>,
-            )
-        } else {
-            (
-                key_add::<H, K, E, LW, false>,
-                word_add::<H, K, E, LW, false>,
-                word_add_sum::<H, K, E, LW, false>,
-            )
-        };
+    let (add, add_word): (AddFn, AddWordFn) = if far {
+        (key_add::<H, K, E, LW, true>, word_add::<H, K, E, LW, true>)
+    } else {
+        (key_add::<H, K, E, LW, false>, word_add::<H, K, E, LW, false>)
+    };
+    // A filter keeping a summary touches two lines a probe, and prefetches
+    // from the smaller size ([`prefetch_updates`]).
+    let (add_word_sum, sub, sub_word, sub_word_sum): (
+        AddWordSumFn,
+        SubFn,
+        SubWordFn,
+        SubWordSumFn,
+    ) = if pre {
+        (
+            word_add_sum::<H, K, E, LW, true>,
+            key_sub::<H, K, E, LW, true>,
+            word_sub::<H, K, E, LW, true>,
+            word_sub_sum::<H, K, E, LW, true>,
+        )
+    } else {
+        (
+            word_add_sum::<H, K, E, LW, false>,
+            key_sub::<H, K, E, LW, false>,
+            word_sub::<H, K, E, LW, false>,
+            word_sub_sum::<H, K, E, LW, false>,
+        )
+    };
     let (query, query_word): (QueryFn, QueryWordFn) = if far_query {
         (key_query::<H, K, E, LW, true>, word_query::<H, K, E, LW, true>)
     } else {
@@ -662,11 +709,11 @@ fn kernel_of<H: MsStart, const K: u32, const E: bool, const LW: u32>(
     Some(Kernel {
         query,
         add,
-        sub: key_sub::<H, K, E, LW>,
+        sub,
         query_word,
         add_word,
-        sub_word: word_sub::<H, K, E, LW>,
+        sub_word,
         add_word_sum,
-        sub_word_sum: word_sub_sum::<H, K, E, LW>,
+        sub_word_sum,
     })
 }

@@ -141,3 +141,79 @@ fn the_summary_is_rebuilt_after_reading() {
     assert_eq!(g.summary(), f.summary());
     assert_eq!(g.to_standard().unwrap(), f.to_standard().unwrap());
 }
+
+/// Removes on small filters and on filters of `PREFETCH_MIN_BYTES` (whose
+/// removes, and a summary's inserts, prefetch every line first and work
+/// from the positions kept by that pass): the counters are those of the
+/// keys still inserted, a refused remove changes nothing, and a summary
+/// stays the counters' snapshot; with and without a summary, for each
+/// counter width.
+#[test]
+fn removes_leave_the_counters_of_the_keys_left() {
+    use std::collections::HashMap;
+    let large = bloomlab_core::PREFETCH_MIN_BYTES as u64 * 8;
+    for width in [CounterWidth::Two, CounterWidth::Four, CounterWidth::Eight] {
+        let bits = u64::from(width.bits());
+        // Small: under 4 MiB at every width (4 MB at 8 bits).
+        for m in [4_000_000, large / bits] {
+            for keep in [false, true] {
+                let mut f = CountingBloomFilter::builder_counters(m, 7)
+                    .width(width)
+                    .summary(keep)
+                    .build()
+                    .unwrap();
+                let what = format!("{width} m = {m} summary {keep}");
+                let mut truth: HashMap<u64, u64> = HashMap::new();
+                for key in 0..3000u64 {
+                    f.insert(&key);
+                    for p in f.positions(&key) {
+                        *truth.entry(p).or_default() += 1;
+                    }
+                }
+                // A precondition of the model below (a counter at its
+                // maximum sticks): with 21,000 probes on at least 4e6
+                // counters, about m·λ³/6 ≤ 0.1 counters reach 3 at 2 bits.
+                assert_eq!(f.saturated_counters(), 0, "{what}");
+                for key in 0..1500u64 {
+                    f.remove(&key).unwrap();
+                    for p in f.positions(&key) {
+                        *truth.entry(p).or_default() -= 1;
+                    }
+                }
+                // Keys never inserted: nearly all are refused.
+                let mut refused = 0;
+                for key in 1 << 40..(1 << 40) + 200u64 {
+                    let (words, summary) =
+                        (f.words().to_vec(), f.summary().cloned());
+                    if f.remove(&key).is_err() {
+                        refused += 1;
+                        assert_eq!(f.words(), &words[..], "{what} {key}");
+                        assert_eq!(f.summary(), summary.as_ref(), "{what}");
+                    } else {
+                        for p in f.positions(&key) {
+                            *truth.entry(p).or_default() -= 1;
+                        }
+                    }
+                }
+                assert!(refused > 190, "{what}: {refused}");
+                let per_word = u64::from(width.per_word());
+                let mut words = vec![0u64; f.words().len()];
+                for (&p, &t) in &truth {
+                    words[(p / per_word) as usize] |=
+                        t << ((p % per_word) * bits);
+                }
+                assert_eq!(f.words(), &words[..], "{what}");
+                for key in 1500..3000u64 {
+                    assert!(f.contains(&key), "{what} {key}");
+                }
+                if keep {
+                    assert_eq!(
+                        f.summary(),
+                        Some(&from_counters(&f)),
+                        "{what}"
+                    );
+                }
+            }
+        }
+    }
+}
