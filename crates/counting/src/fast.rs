@@ -294,7 +294,8 @@ fn increment<const LW: u32>(
 /// increments' loads then miss together rather than as the core's
 /// window reaches each one, which a branch on each loaded counter (the
 /// saturation test) holds back. Measured at n = 1e7 (48 MB), see
-/// [`far`].
+/// [`far`]; a filter keeping a summary, whose inserts touch two lines a
+/// probe, takes `FAR` from [`prefetch_updates`]'s smaller size.
 #[inline(always)]
 pub(crate) fn add<
     B: Bits,
