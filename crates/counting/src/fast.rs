@@ -101,6 +101,31 @@ impl Lanes {
     }
 }
 
+/// The walk's `K` positions from `(x, y)`, each counter's line (and
+/// each summary bit's) prefetched as its position is made: the pass
+/// that prefetching queries, inserts and removes take before they read.
+/// Kept, so that the reading pass does not compute them again (fewer
+/// instructions a key in the core's window, see [`add`]).
+#[inline(always)]
+fn prefetched<const K: u32, const E: bool, const LW: u32>(
+    words: &[u64],
+    bits: &impl Bits,
+    m: u64,
+    mut x: u64,
+    mut y: u64,
+) -> [u64; 16] {
+    const { assert!(K <= 16, "kernels are unrolled for k up to 16") };
+    let mut at = [0u64; 16];
+    for i in 0..K {
+        let p = reduce(x, m);
+        at[i as usize] = p;
+        prefetch(words, Lanes::at::<LW>(p).0);
+        bits.prefetch(p);
+        step::<E>(&mut x, &mut y, i);
+    }
+    at
+}
+
 /// Whether all probes of the walk from `(x, y)` find non-zero counters.
 /// A filter past the caches (`FAR`) first prefetches every probe's
 /// line, then tests every probe with a branch: on a member each branch
@@ -119,7 +144,6 @@ pub(crate) fn query<
     mut x: u64,
     mut y: u64,
 ) -> bool {
-    const { assert!(K <= 16, "kernels are unrolled for k up to 16") };
     let head = if FAR { 0 } else { K.min(BRANCH_FREE) };
     // A far filter's lines are all asked for before the first is tested:
     // a non-member then waits about one miss, not one for each probe
@@ -128,16 +152,11 @@ pub(crate) fn query<
     // 2026-11-27, `benches/benches/counting.rs`): members 90.5, 93.5 ns
     // against 81.0, 79.0; non-members 80.7, 81.8 against 64.0, 63.8
     // (fastbloom-rs 90-101 there). Kept positions, as in `add`.
-    let mut at = [0u64; 16];
-    if FAR {
-        let (mut x, mut y) = (x, y);
-        for i in 0..K {
-            let p = reduce(x, m);
-            at[i as usize] = p;
-            prefetch(words, Lanes::at::<LW>(p).0);
-            step::<E>(&mut x, &mut y, i);
-        }
-    }
+    let at = if FAR {
+        prefetched::<K, E, LW>(words, &(), m, x, y)
+    } else {
+        [0; 16]
+    };
     // 1 while every counter so far is non-zero: `c + max` reaches
     // `2^bits` exactly when `c ≥ 1` (arithmetic, so no branch is made).
     let mut all = 1;
@@ -316,18 +335,11 @@ pub(crate) fn add<
     // alternated twice at n = 1e7 (2026-11-25): builds 1.39 and 1.42 s
     // against 1.26 and 1.25 (fastbloom-rs 2.60, 2.23 and 2.38, 2.39),
     // inserts of members again level (137 and 124 ns against 120, 128).
-    const { assert!(K <= 16, "kernels are unrolled for k up to 16") };
-    let mut at = [0u64; 16];
-    if FAR {
-        let (mut x, mut y) = (x, y);
-        for i in 0..K {
-            let p = reduce(x, m);
-            at[i as usize] = p;
-            prefetch(words, Lanes::at::<LW>(p).0);
-            bits.prefetch(p);
-            step::<E>(&mut x, &mut y, i);
-        }
-    }
+    let at = if FAR {
+        prefetched::<K, E, LW>(words, &bits, m, x, y)
+    } else {
+        [0; 16]
+    };
     let mut lost = 0;
     for i in 0..K {
         let p = if FAR { at[i as usize] } else { reduce(x, m) };
@@ -360,19 +372,12 @@ pub(crate) fn sub<
     // bit's) is asked for before the first is read: each probe's zero
     // test is a branch the core's window waits behind, so without this
     // the loads of a key start one after another.
-    const { assert!(K <= 16, "kernels are unrolled for k up to 16") };
-    let mut at = [0u64; 16];
+    let at = if PRE {
+        prefetched::<K, E, LW>(words, &bits, m, x0, y0)
+    } else {
+        [0; 16]
+    };
     let (mut x, mut y) = (x0, y0);
-    if PRE {
-        for i in 0..K {
-            let p = reduce(x, m);
-            at[i as usize] = p;
-            prefetch(words, Lanes::at::<LW>(p).0);
-            bits.prefetch(p);
-            step::<E>(&mut x, &mut y, i);
-        }
-        (x, y) = (x0, y0);
-    }
     let mut skipped = 0;
     for i in 0..K {
         let p = if PRE { at[i as usize] } else { reduce(x, m) };
