@@ -632,6 +632,7 @@ fn redisbloom_preset_through_the_cli() {
             fails_with(&build, 1, "ERR non scaling filter is full");
             assert!(!out.exists());
             checked += 1;
+            let _ = std::fs::remove_dir_all(&dir);
             continue;
         }
         let summary = &json_lines(&build)[0];
