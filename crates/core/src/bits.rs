@@ -298,12 +298,13 @@ impl From<BitArray> for AtomicBitArray {
 }
 
 impl AtomicBitArray {
-    /// Starts loading the word of bit `i` into the caches (see
-    /// [`crate::prefetch()`]); changes nothing, and does nothing if `i` is
-    /// out of range.
+    /// Starts loading the word of bit `i` into the L2 cache, for a batch
+    /// that asks for many words before reading any (see
+    /// [`crate::prefetch_l2`]); changes nothing, and does nothing if `i`
+    /// is out of range.
     #[inline(always)]
     pub fn prefetch(&self, i: u64) {
-        crate::prefetch(&self.words, (i >> 6) as usize);
+        crate::prefetch_l2(&self.words, (i >> 6) as usize);
     }
 
     /// An all-zero array of `bits` bits (see [`BitArray::new`]).

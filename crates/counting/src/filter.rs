@@ -2,7 +2,7 @@
 //! saturation, and the conversion to a standard filter.
 
 use bloomlab_core::{
-    BitArray, Filter, Words, prefetch, theory, worth_prefetching,
+    BitArray, Filter, Words, prefetch_l2, theory, worth_prefetching,
 };
 use bloomlab_hash::{Digest, Family, Funnel, Reduction, Strategy};
 use bloomlab_standard::{BloomFilter, Config, Size};
@@ -25,7 +25,12 @@ const BATCH: usize = 256;
 /// bench): 4.8 MB 37-40 ns a key against 30-34, 7.2 MB mixed, 9.6 MB
 /// 46-47 against 53-64, 14 MB 55-76 against 106-124, 48 MB 135-146
 /// against 159-168. The counting bench's `build` group shows the 48 MB
-/// case beside fastbloom-rs (`benches/benches/counting.rs`).
+/// case beside fastbloom-rs (`benches/benches/counting.rs`). Since the
+/// batch prefetches into the L2 ([`bloomlab_core::prefetch_l2`], which
+/// made the 48 MB case about three times faster) the 4.8 MB case still
+/// loses: the bench's `build` at n = 1e6 took 25.4 and 26.0 ms with a
+/// batch prefetch from 4 MiB against 22.5 and 23.6 without (bench
+/// binaries alternated, 2026-11-27).
 pub const INSERT_PREFETCH_MIN_BYTES: usize =
     2 * bloomlab_core::PREFETCH_MIN_BYTES;
 
@@ -492,10 +497,13 @@ impl CountingBloomFilter {
     ///
     /// On a filter of [`INSERT_PREFETCH_MIN_BYTES`] or more, keys are
     /// hashed a batch at a time and every counter they will increment
-    /// prefetched before the first is, so that the batch's cache misses
-    /// are in flight together; each key is then inserted as `insert`
-    /// does (so it is hashed twice). Smaller filters insert one key at a
-    /// time.
+    /// prefetched (into the L2 cache, [`bloomlab_core::prefetch_l2`])
+    /// before the first is, so that the batch's cache misses are in
+    /// flight together; each key is then inserted as `insert` does (so it
+    /// is hashed twice). At n = 1e7 (48 MB) that is about three times
+    /// faster than `insert` one key at a time (0.39 s against 1.05-1.13 s
+    /// for 10^7 keys, `benches/benches/counting.rs`, `build`). Smaller
+    /// filters insert one key at a time.
     ///
     /// ```
     /// use bloomlab_counting::CountingBloomFilter;
@@ -520,7 +528,7 @@ impl CountingBloomFilter {
             let words = &self.words[..];
             for &d in &ds[..chunk.len()] {
                 self.probes.walk_digest(d, |_, p| {
-                    prefetch(words, locate(p, lw).0);
+                    prefetch_l2(words, locate(p, lw).0);
                     true
                 });
             }
@@ -665,9 +673,13 @@ impl CountingBloomFilter {
     /// key are tested, then the other counters of the keys that passed (a
     /// non-member usually stops at two). On a filter of
     /// [`bloomlab_core::PREFETCH_MIN_BYTES`] or more, each pass prefetches
-    /// the counters it will read before it reads any, so a batch's cache
-    /// misses are in flight together rather than the few that fit in the
-    /// core's out-of-order window. The answers are `contains`'s.
+    /// the counters it will read (into the L2 cache,
+    /// [`bloomlab_core::prefetch_l2`]) before it reads any, so a batch's
+    /// cache misses are in flight together rather than the few that fit
+    /// in the core's out-of-order window: at n = 1e7 (48 MB) 35-39 ns a
+    /// member and 23 a non-member, against 80-85 and 69-73 for `contains`
+    /// one key at a time (a one-off loop, 2026-11-27). The answers are
+    /// `contains`'s.
     ///
     /// ```
     /// use bloomlab_counting::CountingBloomFilter;
@@ -704,7 +716,7 @@ impl CountingBloomFilter {
             if large {
                 for &d in ds {
                     self.probes.walk_digest(d, |i, p| {
-                        prefetch(words, locate(p, lw).0);
+                        prefetch_l2(words, locate(p, lw).0);
                         head(i + 1)
                     });
                 }
@@ -724,7 +736,7 @@ impl CountingBloomFilter {
                 if o && large {
                     self.probes.walk_digest(d, |i, p| {
                         if !head(i) {
-                            prefetch(words, locate(p, lw).0);
+                            prefetch_l2(words, locate(p, lw).0);
                         }
                         true
                     });

@@ -653,7 +653,7 @@ fn hash_batch<H: Split, P: Place, T: Funnel>(
     for (s, key) in splits.iter_mut().zip(keys) {
         *s = split_key::<H, T>(seed, key);
         if let Some(line) = lines.get(P::line(s.0, blocks)) {
-            bloomlab_core::prefetch(&line.0, 0);
+            bloomlab_core::prefetch_l2(&line.0, 0);
         }
     }
 }

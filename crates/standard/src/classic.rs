@@ -362,11 +362,13 @@ impl BloomFilter {
     /// many calls of [`BloomFilter::insert`] would, in order).
     ///
     /// Keys are hashed 256 at a time and every bit they will set is
-    /// prefetched before the first is set, so that the batch's cache
-    /// misses are in flight together: at n = 1e7, 29-127 ns a key in four
-    /// runs of `benches/benches/standard.rs` (`many-build`), against
-    /// 36-119 for `insert` one key at a time and 35-104 for fastbloom's in
-    /// the same runs (faster than `insert` in three of the four).
+    /// prefetched (into the L2 cache, [`bloomlab_core::prefetch_l2`])
+    /// before the first is set, so that the batch's cache misses are in
+    /// flight together: at n = 1e7 (`benches/benches/standard.rs`,
+    /// `many-build`, bench binaries alternated twice, 2026-11-27) a build
+    /// took 193 and 194 ms, against 435-695 ms for `insert` one key at a
+    /// time and 467-751 for fastbloom's (388 and 326 ms when the batch
+    /// prefetched into the L1).
     ///
     /// ```
     /// use bloomlab_standard::BloomFilter;
@@ -545,7 +547,7 @@ impl BloomFilter {
         if bloomlab_core::worth_prefetching(words) {
             for &d in ds {
                 self.probes.all_of_digest(d, |i| {
-                    bloomlab_core::prefetch(words, (i >> 6) as usize);
+                    bloomlab_core::prefetch_l2(words, (i >> 6) as usize);
                     true
                 });
             }
@@ -561,7 +563,7 @@ impl BloomFilter {
     fn contains_digests(&self, ds: &[Digest], out: &mut [bool]) {
         let words = self.bits.words();
         let prefetch =
-            |i: u64| bloomlab_core::prefetch(words, (i >> 6) as usize);
+            |i: u64| bloomlab_core::prefetch_l2(words, (i >> 6) as usize);
         // The first two probes of every key (prefetched first on a large
         // filter), tested without early exit, so that their misses are
         // all in flight at once.

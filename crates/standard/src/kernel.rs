@@ -12,7 +12,7 @@
 //! [`Probes::ms_walk`](crate::Probes::ms_walk)'s, bit for bit; the
 //! `kernel_matches_probes` test checks that.
 
-use bloomlab_core::{BitArray, prefetch};
+use bloomlab_core::{BitArray, prefetch_l2};
 use bloomlab_hash::Funnel;
 
 use crate::config::{MsHash, Probes};
@@ -306,7 +306,7 @@ pub(crate) fn bit(words: &[u64], p: u64) -> u64 {
 /// Prefetches the word of the probe at hash `x` (see [`reduce`]).
 #[inline(always)]
 pub(crate) fn prefetch_probe(words: &[u64], m: u64, x: u64) {
-    prefetch(words, (reduce(x, m) >> 6) as usize);
+    prefetch_l2(words, (reduce(x, m) >> 6) as usize);
 }
 
 /// Keys a [`query_many`] pass holds: enough that the misses of a pass,
@@ -491,7 +491,7 @@ fn query_dense<H: MsStart, T: Funnel, const K: u32, const E: bool>(
         for i in 0..K {
             let q = reduce(x, m);
             p[i as usize] = q;
-            prefetch(words, (q >> 6) as usize);
+            prefetch_l2(words, (q >> 6) as usize);
             step::<E>(&mut x, &mut y, i);
         }
     }
