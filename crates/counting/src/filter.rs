@@ -1,9 +1,7 @@
 //! The counting Bloom filter: packed counters, insert, remove, sticky
 //! saturation, and the conversion to a standard filter.
 
-use bloomlab_core::{
-    BitArray, Filter, Words, prefetch_l2, theory, worth_prefetching,
-};
+use bloomlab_core::{BitArray, Filter, Words, prefetch_l2, theory};
 use bloomlab_hash::{Digest, Family, Funnel, Reduction, Strategy};
 use bloomlab_standard::{BloomFilter, Config, Size};
 
@@ -17,9 +15,11 @@ use crate::{CounterWidth, Error, Result};
 const BATCH: usize = 256;
 
 /// Filters at least this large prefetch in
-/// [`CountingBloomFilter::insert_many`]: twice
-/// [`bloomlab_core::PREFETCH_MIN_BYTES`], as each key is hashed twice
-/// there (once to prefetch, once to insert). Measured at p = 0.01 with
+/// [`CountingBloomFilter::insert_many`] and answer
+/// [`CountingBloomFilter::contains_many`] in prefetched batches (smaller
+/// ones key by key, which is faster there; measured on `contains_many`'s
+/// doc): twice [`bloomlab_core::PREFETCH_MIN_BYTES`], as each key is
+/// hashed twice in `insert_many` (once to prefetch, once to insert). Measured at p = 0.01 with
 /// 4-bit counters, `insert_many` against `insert` one key at a time in
 /// a one-off timing program (2026-11-24; a design measurement, not a
 /// bench): 4.8 MB 37-40 ns a key against 30-34, 7.2 MB mixed, 9.6 MB
@@ -669,17 +669,20 @@ impl CountingBloomFilter {
     /// Answers [`contains`](Self::contains) for many keys into `out` (as
     /// many as the shorter of the two).
     ///
-    /// Keys are hashed a batch at a time. The first two counters of every
-    /// key are tested, then the other counters of the keys that passed (a
-    /// non-member usually stops at two). On a filter of
-    /// [`bloomlab_core::PREFETCH_MIN_BYTES`] or more, each pass prefetches
-    /// the counters it will read (into the L2 cache,
+    /// On a filter of [`INSERT_PREFETCH_MIN_BYTES`] or more, keys are
+    /// hashed a batch at a time. The first two counters of every key are
+    /// tested, then the other counters of the keys that passed (a
+    /// non-member usually stops at two), each pass prefetching the
+    /// counters it will read (into the L2 cache,
     /// [`bloomlab_core::prefetch_l2`]) before it reads any, so a batch's
     /// cache misses are in flight together rather than the few that fit
     /// in the core's out-of-order window: at n = 1e7 (48 MB) 35-39 ns a
     /// member and 23 a non-member, against 80-85 and 69-73 for `contains`
-    /// one key at a time (a one-off loop, 2026-11-27). The answers are
-    /// `contains`'s.
+    /// one key at a time. Smaller filters answer each key as `contains`
+    /// does, which is faster there: at 4.8 MB the batch took 23.5 ns a
+    /// member against 15.6, at 7.2 MB 24-30 against 17-22, and at 9.6 MB
+    /// it won (27 against 30; one-off loops, 2026-11-27). The answers
+    /// are `contains`'s.
     ///
     /// ```
     /// use bloomlab_counting::CountingBloomFilter;
@@ -696,7 +699,8 @@ impl CountingBloomFilter {
         if let Some(s) = &self.summary {
             return s.contains_many(keys, out);
         }
-        if !self.probes.digest_only() {
+        let large = self.bytes_of_memory() >= INSERT_PREFETCH_MIN_BYTES;
+        if !self.probes.digest_only() || !large {
             for (k, o) in keys.iter().zip(out.iter_mut()) {
                 *o = self.contains(k);
             }
@@ -704,7 +708,6 @@ impl CountingBloomFilter {
         }
         let (lw, max) = (self.width.log2(), self.width.max());
         let words = &self.words[..];
-        let large = worth_prefetching(words);
         let mut ds = [Digest::default(); BATCH];
         for (chunk, outs) in keys.chunks(BATCH).zip(out.chunks_mut(BATCH)) {
             for (d, key) in ds.iter_mut().zip(chunk) {
@@ -713,13 +716,11 @@ impl CountingBloomFilter {
             let n = chunk.len().min(outs.len());
             let (ds, outs) = (&ds[..n], &mut outs[..n]);
             let head = |i: u32| i < FIRST_PASS;
-            if large {
-                for &d in ds {
-                    self.probes.walk_digest(d, |i, p| {
-                        prefetch_l2(words, locate(p, lw).0);
-                        head(i + 1)
-                    });
-                }
+            for &d in ds {
+                self.probes.walk_digest(d, |i, p| {
+                    prefetch_l2(words, locate(p, lw).0);
+                    head(i + 1)
+                });
             }
             // The first counters without early exit: their loads are
             // independent, and which way a non-member goes is a coin toss.
@@ -733,7 +734,7 @@ impl CountingBloomFilter {
                 *o = all;
             }
             for (&d, &o) in ds.iter().zip(outs.iter()) {
-                if o && large {
+                if o {
                     self.probes.walk_digest(d, |i, p| {
                         if !head(i) {
                             prefetch_l2(words, locate(p, lw).0);

@@ -122,25 +122,50 @@ fn contains_many_matches_contains() {
     }
 }
 
-/// The same on filters of `PREFETCH_MIN_BYTES`, whose batches prefetch
-/// (20,000 keys, so few non-members pass the first counters).
+/// The same on filters of `INSERT_PREFETCH_MIN_BYTES`, which answer in
+/// prefetched batches (smaller ones key by key, as `contains`): 20,000
+/// keys, so few non-members pass the first counters.
 #[test]
 fn contains_many_matches_contains_when_prefetching() {
     for config in configs() {
         for width in
             [CounterWidth::Two, CounterWidth::Four, CounterWidth::Eight]
         {
-            let bits = u64::from(width.bits());
-            let m = bloomlab_core::PREFETCH_MIN_BYTES as u64 * 8 / bits;
-            let f = CountingBloomFilter::builder_counters(m, 7)
-                .config(config)
-                .width(width)
-                .build()
-                .unwrap();
-            assert!(f.bytes_of_memory() >= bloomlab_core::PREFETCH_MIN_BYTES);
+            let f = batching_filter(config, width);
             contains_many_matches(f, 20_000, false);
         }
     }
+}
+
+/// The batches at the design load (half the counters non-zero), where
+/// about a quarter of the non-members pass the first two counters and
+/// the second pass refuses most of them: the same answers as
+/// `contains`, and some false positives (1% expected of 20,000, so 200;
+/// none at all has probability below e^-100).
+#[test]
+fn contains_many_matches_contains_in_batches_at_design_load() {
+    let f = batching_filter(Config::default(), CounterWidth::Eight);
+    // n = m ln 2 / k leaves half of the counters at zero.
+    let n = (f.counters() as f64 * std::f64::consts::LN_2 / 7.0) as u64;
+    contains_many_matches(f, n, true);
+}
+
+/// A filter of `INSERT_PREFETCH_MIN_BYTES`, k = 7.
+fn batching_filter(
+    config: Config,
+    width: CounterWidth,
+) -> CountingBloomFilter {
+    let bits = u64::from(width.bits());
+    let m = bloomlab_counting::INSERT_PREFETCH_MIN_BYTES as u64 * 8 / bits;
+    let f = CountingBloomFilter::builder_counters(m, 7)
+        .config(config)
+        .width(width)
+        .build()
+        .unwrap();
+    assert!(
+        f.bytes_of_memory() >= bloomlab_counting::INSERT_PREFETCH_MIN_BYTES
+    );
+    f
 }
 
 /// On filters of `QUERY_BRANCH_MIN_BYTES`, whose queries take the
