@@ -692,6 +692,8 @@ pub const SUITES: &[Suite] = &[
             "bloomlab-standard",
             "bloomlab-standard-4m",
             "bloomlab-counting-insert-many",
+            // `contains_many` per key (no target: issue 4's are per key).
+            "bloomlab-counting-contains-many",
         ],
         ratios: &[
             Ratio {

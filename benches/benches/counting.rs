@@ -16,7 +16,10 @@
 //!   counts multiplicities as bloomlab does.
 //! * `build` fills a new filter with the n members: one `insert` at a
 //!   time, or (`bloomlab-counting-insert-many`) one `insert_many` call,
-//!   which prefetches on filters of `INSERT_PREFETCH_MIN_BYTES` or more.
+//!   which prefetches on filters of `INSERT_PREFETCH_MIN_BYTES` or more;
+//!   `bloomlab-counting-contains-many` is `contains_many` per key, in
+//!   calls of 1,024 keys (batched on filters of that size or more, key
+//!   by key below), beside the one-key queries.
 //!
 //! * `alternated`: the default filter, the summary and fastbloom-rs
 //!   taking turns on the same keys in 21 rounds (`bloomlab_benches::turns`),
@@ -121,6 +124,7 @@ fn chunked<F>(
     total
 }
 
+/// Measures `f` (filled with the members first) and returns it.
 fn run<F: Counting>(
     c: &mut Criterion,
     label: &str,
@@ -129,7 +133,7 @@ fn run<F: Counting>(
     keys: &Keys,
     removes: bool,
     memory: usize,
-) {
+) -> F {
     for &k in &keys.members {
         f.insert(k);
     }
@@ -184,6 +188,34 @@ fn run<F: Counting>(
                     i = 0;
                 }
                 hit
+            });
+        });
+        g.finish();
+    }
+    f
+}
+
+/// Keys per `contains_many` call.
+const BATCH: usize = 1024;
+
+/// `contains_many` of the filled filter `f`, per key, in batches of
+/// [`BATCH`] keys, beside the one-key queries of the same groups.
+fn many(c: &mut Criterion, label: &str, f: &CountingBloomFilter, keys: &Keys) {
+    let mut out = vec![false; BATCH];
+    for (what, probe) in
+        [("member", &keys.members), ("non-member", &keys.others)]
+    {
+        let mut g =
+            c.benchmark_group(format!("counting/contains-{what}/{label}"));
+        g.throughput(Throughput::Elements(BATCH as u64));
+        let id =
+            BenchmarkId::from_parameter("bloomlab-counting-contains-many");
+        g.bench_function(id, |b| {
+            let mut i = 0;
+            b.iter(|| {
+                f.contains_many(&probe[i..i + BATCH], &mut out);
+                i = (i + BATCH) % (probe.len() - BATCH);
+                black_box(&out);
             });
         });
         g.finish();
@@ -337,7 +369,9 @@ fn counting(c: &mut Criterion) {
         alternated(label, n, &keys);
         let ours = CountingBloomFilter::new(n as u64, P).unwrap();
         let mem = ours.bytes_of_memory();
-        run(c, label, "bloomlab-counting", ours, &keys, true, mem);
+        let ours = run(c, label, "bloomlab-counting", ours, &keys, true, mem);
+        many(c, label, &ours, &keys);
+        drop(ours);
         // bloomlab's fastest family, as fastbloom-rs hashes with its own.
         let fold = bloomlab_counting::Builder::rate(n as u64, P)
             .family(Family::Fold128)
