@@ -1,6 +1,8 @@
 //! The partitioned (sliced) Bloom filter: `k` slices, one probe per slice.
 
-use bloomlab_core::{BitArray, Filter, theory};
+use bloomlab_core::{
+    BitArray, Filter, prefetch_l2, theory, worth_prefetching,
+};
 use bloomlab_hash::hutool::{HutoolHash, filter_index};
 use bloomlab_hash::{
     Digest, Family, Funnel, Hasher, Indexer, Reduction, Strategy,
@@ -508,18 +510,25 @@ impl PartitionedBloomFilter {
     /// Inserts many keys; returns how many inserts changed a bit. With a
     /// strategy that needs one digest per key, keys are hashed a batch at
     /// a time before their bits are set, so the memory accesses of a batch
-    /// overlap.
+    /// overlap; on a filter of [`bloomlab_core::PREFETCH_MIN_BYTES`] or
+    /// more every word the batch will set is prefetched first (into the
+    /// L2 cache, [`bloomlab_core::prefetch_l2`]): at n = 1e7 (12 MB),
+    /// 37.7 ns a key against 105-126 without (a one-off loop, 2026-11-27).
     pub fn insert_many<T: Funnel>(&mut self, keys: &[T]) -> usize {
         let ix = match &self.hashing {
             Hashing::Indexed(ix) if ix.strategy().digest_only() => *ix,
             _ => return keys.iter().filter(|k| self.insert(*k)).count(),
         };
         let s = ix.m();
+        let large = worth_prefetching(self.bits.words());
         let mut changed = 0;
         let mut ds = [Digest::default(); BATCH];
         for chunk in keys.chunks(BATCH) {
             for (d, key) in ds.iter_mut().zip(chunk) {
                 *d = key.with_bytes(|b| ix.digest(b));
+            }
+            if large {
+                self.prefetch_digests(&ix, &ds[..chunk.len()]);
             }
             for &d in &ds[..chunk.len()] {
                 let mut any = false;
@@ -535,12 +544,29 @@ impl PartitionedBloomFilter {
         changed
     }
 
+    /// Prefetches (into the L2 cache) the word of every slice's bit of
+    /// each digest, so that a batch's cache misses are in flight together.
+    fn prefetch_digests(&self, ix: &Indexer, ds: &[Digest]) {
+        let (s, words) = (ix.m(), self.bits.words());
+        for &d in ds {
+            let mut base = 0;
+            ix.all_indices_of_digest(d, |p| {
+                prefetch_l2(words, ((base + p) >> 6) as usize);
+                base += s;
+                true
+            });
+        }
+    }
+
     /// Answers [`PartitionedBloomFilter::contains`] for many keys into
     /// `out` (as many as the shorter of the two). With a strategy that
     /// needs one digest per key, keys are hashed a batch at a time, then
     /// every slice of every key in the batch is probed without early exit
     /// (as [`PartitionedBloomFilter::contains_bytes`]), so the cache misses
-    /// of a whole batch overlap.
+    /// of a whole batch overlap, each word prefetched first on a filter of
+    /// [`bloomlab_core::PREFETCH_MIN_BYTES`] or more (as in
+    /// [`PartitionedBloomFilter::insert_many`]): at n = 1e7, 33 ns a key
+    /// against 61-110 without.
     pub fn contains_many<T: Funnel>(&self, keys: &[T], out: &mut [bool]) {
         let ix = match &self.hashing {
             Hashing::Indexed(ix) if ix.strategy().digest_only() => ix,
@@ -552,11 +578,15 @@ impl PartitionedBloomFilter {
             }
         };
         let s = ix.m();
+        let large = worth_prefetching(self.bits.words());
         let mut ds = [Digest::default(); BATCH];
         for (chunk, outs) in keys.chunks(BATCH).zip(out.chunks_mut(BATCH)) {
             let n = chunk.len().min(outs.len());
             for (d, key) in ds.iter_mut().zip(&chunk[..n]) {
                 *d = key.with_bytes(|b| ix.digest(b));
+            }
+            if large {
+                self.prefetch_digests(ix, &ds[..n]);
             }
             for (&d, o) in ds[..n].iter().zip(outs.iter_mut()) {
                 let mut all = true;
