@@ -19,7 +19,8 @@ const BATCH: usize = 256;
 /// [`CountingBloomFilter::contains_many`] in prefetched batches (smaller
 /// ones key by key, which is faster there; measured on `contains_many`'s
 /// doc): twice [`bloomlab_core::PREFETCH_MIN_BYTES`], as each key is
-/// hashed twice in `insert_many` (once to prefetch, once to insert). Measured at p = 0.01 with
+/// hashed twice in `insert_many` (once to prefetch, once to insert).
+/// Measured at p = 0.01 with
 /// 4-bit counters, `insert_many` against `insert` one key at a time in
 /// a one-off timing program (2026-11-24; a design measurement, not a
 /// bench): 4.8 MB 37-40 ns a key against 30-34, 7.2 MB mixed, 9.6 MB
@@ -676,13 +677,15 @@ impl CountingBloomFilter {
     /// counters it will read (into the L2 cache,
     /// [`bloomlab_core::prefetch_l2`]) before it reads any, so a batch's
     /// cache misses are in flight together rather than the few that fit
-    /// in the core's out-of-order window: at n = 1e7 (48 MB) 35-39 ns a
-    /// member and 23 a non-member, against 80-85 and 69-73 for `contains`
-    /// one key at a time. Smaller filters answer each key as `contains`
-    /// does, which is faster there: at 4.8 MB the batch took 23.5 ns a
-    /// member against 15.6, at 7.2 MB 24-30 against 17-22, and at 9.6 MB
-    /// it won (27 against 30; one-off loops, 2026-11-27). The answers
-    /// are `contains`'s.
+    /// in the core's out-of-order window: at n = 1e7 (48 MB) 34.0 ns a
+    /// member and 22.3 a non-member, against 86.9 and 65.7 for `contains`
+    /// one key at a time and 134 and 95.5 for fastbloom-rs's
+    /// (`benches/benches/counting.rs`, `bloomlab-counting-contains-many`,
+    /// 2026-11-27). Smaller filters answer each key as `contains` does,
+    /// which is faster there: at 4.8 MB the batch took 23.5 ns a member
+    /// against 15.6, at 7.2 MB 24-30 against 17-22, and at 9.6 MB it won
+    /// (27 against 30; one-off loops, a design measurement, not a bench).
+    /// The answers are `contains`'s.
     ///
     /// ```
     /// use bloomlab_counting::CountingBloomFilter;

@@ -513,7 +513,10 @@ impl PartitionedBloomFilter {
     /// overlap; on a filter of [`bloomlab_core::PREFETCH_MIN_BYTES`] or
     /// more every word the batch will set is prefetched first (into the
     /// L2 cache, [`bloomlab_core::prefetch_l2`]): at n = 1e7 (12 MB),
-    /// 37.7 ns a key against 105-126 without (a one-off loop, 2026-11-27).
+    /// 37.7 ns a key against 105-126 without (a one-off loop alternating
+    /// builds without and with it, 2026-11-27: a design measurement, not
+    /// a bench; the partitioned bench's targets are at n = 1e6, below
+    /// this size).
     pub fn insert_many<T: Funnel>(&mut self, keys: &[T]) -> usize {
         let ix = match &self.hashing {
             Hashing::Indexed(ix) if ix.strategy().digest_only() => *ix,
