@@ -500,11 +500,12 @@ impl CountingBloomFilter {
     /// hashed a batch at a time and every counter they will increment
     /// prefetched (into the L2 cache, [`bloomlab_core::prefetch_l2`])
     /// before the first is, so that the batch's cache misses are in
-    /// flight together; each key is then inserted as `insert` does (so it
-    /// is hashed twice). At n = 1e7 (48 MB) that is about three times
-    /// faster than `insert` one key at a time (0.39 s against 1.05-1.13 s
-    /// for 10^7 keys, `benches/benches/counting.rs`, `build`). Smaller
-    /// filters insert one key at a time.
+    /// flight together (with a summary, its bits too); each key is then
+    /// inserted as `insert` does (so it is hashed twice). At n = 1e7
+    /// (48 MB) that is about three times faster than `insert` one key at
+    /// a time (0.39 s against 1.05-1.13 s for 10^7 keys,
+    /// `benches/benches/counting.rs`, `build`). Smaller filters insert
+    /// one key at a time.
     ///
     /// ```
     /// use bloomlab_counting::CountingBloomFilter;
@@ -527,9 +528,17 @@ impl CountingBloomFilter {
                 *d = key.with_bytes(|b| self.probes.digest(b));
             }
             let words = &self.words[..];
+            // A summary's bits are a second line a probe. Prefetched with
+            // the counters, a 1e7 build keeping one took 71-73 ns a key
+            // against 86-100 (one-off loop, old and new alternated twice,
+            // 2026-11-27; a design measurement); 9.6 MB level (35-37).
+            let summary = self.summary.as_ref().map(|s| s.bit_array().words());
             for &d in &ds[..chunk.len()] {
                 self.probes.walk_digest(d, |_, p| {
                     prefetch_l2(words, locate(p, lw).0);
+                    if let Some(s) = summary {
+                        prefetch_l2(s, (p >> 6) as usize);
+                    }
                     true
                 });
             }

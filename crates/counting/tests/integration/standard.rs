@@ -245,11 +245,14 @@ fn contains_many_matches(mut f: CountingBloomFilter, n: u64, design: bool) {
 /// `insert_many` leaves the counters and statistics of `insert` one key
 /// at a time, and counts the same changed inserts: on a small filter (one
 /// key at a time) and on one of `INSERT_PREFETCH_MIN_BYTES` (prefetched
-/// batches), with repeats and 2-bit counters that saturate.
+/// batches), with repeats and 2-bit counters that saturate, with and
+/// without a summary (whose bits a batch prefetches too).
 #[test]
 fn insert_many_matches_insert() {
     let keys: Vec<u64> = (0..3000u64).chain(0..2000).chain(0..1000).collect();
-    for config in configs() {
+    for (config, summary) in
+        configs().into_iter().zip([false, true].into_iter().cycle())
+    {
         for width in [CounterWidth::Two, CounterWidth::Four] {
             let bits = u64::from(width.bits());
             let large =
@@ -258,6 +261,7 @@ fn insert_many_matches_insert() {
                 let mut f = CountingBloomFilter::builder_counters(m, 7)
                     .config(config)
                     .width(width)
+                    .summary(summary)
                     .build()
                     .unwrap();
                 let mut g = f.clone();
@@ -265,6 +269,8 @@ fn insert_many_matches_insert() {
                 assert_eq!(f.insert_many(&keys), one_by_one);
                 assert_eq!(f.words(), g.words(), "{config:?} {width} {m}");
                 assert_eq!(f.stats(), g.stats(), "{config:?} {width} {m}");
+                assert_eq!(f.summary().is_some(), summary);
+                assert_eq!(f.summary(), g.summary(), "{config:?} {width} {m}");
                 if m == 2000 {
                     // Saturation is exercised (7 probes of 3000 keys on
                     // 2000 counters).
