@@ -242,6 +242,66 @@ fn contains_many_matches(mut f: CountingBloomFilter, n: u64, design: bool) {
     assert!(!design || fp > 0, "{fp}");
 }
 
+/// `remove_many` leaves the counters, summary and statistics of `remove`
+/// one key at a time, and counts the same removes: on a small filter and
+/// on one of `INSERT_PREFETCH_MIN_BYTES` (prefetched batches), with and
+/// without a summary, with keys removed twice, keys never inserted
+/// (refused) and 2-bit counters that saturated (never decremented).
+#[test]
+fn remove_many_matches_remove() {
+    let inserted: Vec<u64> = (0..3000u64).chain(0..1000).collect();
+    // 0..1000 twice (inserted twice), 1000..1500 twice (the second
+    // refused unless a false positive), then keys never inserted.
+    let removed: Vec<u64> =
+        (0..1500u64).chain(0..1500).chain(1_000_000..1_000_500).collect();
+    for (config, summary) in
+        configs().into_iter().zip([true, false].into_iter().cycle())
+    {
+        for width in [CounterWidth::Two, CounterWidth::Four] {
+            let bits = u64::from(width.bits());
+            let large =
+                bloomlab_counting::INSERT_PREFETCH_MIN_BYTES as u64 * 8 / bits;
+            for m in [4000, large] {
+                let mut f = CountingBloomFilter::builder_counters(m, 7)
+                    .config(config)
+                    .width(width)
+                    .summary(summary)
+                    .build()
+                    .unwrap();
+                f.insert_many(&inserted);
+                let mut g = f.clone();
+                let one_by_one =
+                    removed.iter().filter(|k| g.remove(*k).is_ok()).count();
+                let at = format!("{config:?} {width} {m} {summary}");
+                assert_eq!(f.remove_many(&removed), one_by_one, "{at}");
+                assert_eq!(f.words(), g.words(), "{at}");
+                assert_eq!(f.stats(), g.stats(), "{at}");
+                assert_eq!(f.summary(), g.summary(), "{at}");
+                if m == 4000 {
+                    // 7 probes of 3000 keys on 4000 2-bit counters: some
+                    // saturate, and their decrements are skipped.
+                    if width == CounterWidth::Two {
+                        assert!(f.stats().skipped_decrements > 0, "{at}");
+                    }
+                } else {
+                    // 4-bit counters do not saturate at this load (2-bit
+                    // ones may, where two keys inserted twice meet); the
+                    // keys inserted once and never removed are all still
+                    // found.
+                    if width == CounterWidth::Four {
+                        assert_eq!(f.stats().skipped_decrements, 0, "{at}");
+                    }
+                    // The second removes of 1000..1500 and the 500 keys
+                    // never inserted are refused, but for false positives
+                    // (a few percent at this load).
+                    assert!(f.stats().rejected_removes >= 900, "{at}");
+                    assert!((1500..3000u64).all(|k| f.contains(&k)), "{at}");
+                }
+            }
+        }
+    }
+}
+
 /// `insert_many` leaves the counters and statistics of `insert` one key
 /// at a time, and counts the same changed inserts: on a small filter (one
 /// key at a time) and on one of `INSERT_PREFETCH_MIN_BYTES` (prefetched
