@@ -534,6 +534,8 @@ const ANSWER_OPS: &[&str] = &["standard/build", "standard/insert"];
 const MANY_OPS: &[&str] =
     &["standard/many-member", "standard/many-non-member"];
 const COUNT_UPDATE: &[&str] = &["counting/insert", "counting/remove"];
+/// Removes of cold keys (a full filter's oldest half), one at a time.
+const COUNT_TEARDOWN: &[&str] = &["counting/teardown"];
 const FLOOR_UPDATE: &[&str] = &["counting-floor/insert"];
 const FLOOR_QUERY: &[&str] =
     &["counting-floor/contains-member", "counting-floor/contains-non-member"];
@@ -678,6 +680,7 @@ pub const SUITES: &[Suite] = &[
         requires: None,
         ops: &[
             "counting/build",
+            "counting/teardown",
             "counting/insert",
             "counting/remove",
             "counting/contains-member",
@@ -692,6 +695,8 @@ pub const SUITES: &[Suite] = &[
             "bloomlab-standard",
             "bloomlab-standard-4m",
             "bloomlab-counting-insert-many",
+            // `remove_many` of a full filter's oldest half (`teardown`).
+            "bloomlab-counting-remove-many",
             // `contains_many` per key (no target: issue 4's are per key).
             "bloomlab-counting-contains-many",
         ],
@@ -701,6 +706,13 @@ pub const SUITES: &[Suite] = &[
                 den: Operand::Measured("bloomlab-counting"),
                 target: Target::AtLeast(2.0),
                 ops: COUNT_UPDATE,
+                sizes: &[],
+            },
+            Ratio {
+                num: Operand::Measured("fastbloom-rs"),
+                den: Operand::Measured("bloomlab-counting"),
+                target: Target::AtLeast(2.0),
+                ops: COUNT_TEARDOWN,
                 sizes: &[],
             },
             Ratio {

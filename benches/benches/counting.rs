@@ -20,6 +20,10 @@
 //!   `bloomlab-counting-contains-many` is `contains_many` per key, in
 //!   calls of 1,024 keys (batched on filters of that size or more, key
 //!   by key below), beside the one-key queries.
+//! * `teardown` removes the first half of the members from a full filter
+//!   (copied outside the timing), whose lines are then cold, as a churn
+//!   workload deletes its oldest keys: one `remove` at a time, or
+//!   (`bloomlab-counting-remove-many`) one `remove_many` call.
 //!
 //! * `alternated`: the default filter, the summary and fastbloom-rs
 //!   taking turns on the same keys in 21 rounds (`bloomlab_benches::turns`),
@@ -360,12 +364,55 @@ fn builds(c: &mut Criterion, label: &str, members: &[u64]) {
     g.finish();
 }
 
+/// `counting/teardown`: the first half of the members removed from a
+/// full filter (a copy made outside the timing), oldest first, as a
+/// churn workload deletes them: their counters' lines are cold. One
+/// `remove` at a time (bloomlab's and fastbloom-rs's), or by one
+/// `remove_many` call, which prefetches its batches on filters of
+/// `INSERT_PREFETCH_MIN_BYTES` or more.
+fn teardowns(c: &mut Criterion, label: &str, members: &[u64]) {
+    let n = members.len();
+    let half = &members[..n / 2];
+    let mut g = c.benchmark_group(format!("counting/teardown/{label}"));
+    g.throughput(Throughput::Elements(half.len() as u64));
+    g.sampling_mode(SamplingMode::Flat).sample_size(10);
+    let mut full = CountingBloomFilter::new(n as u64, P).unwrap();
+    full.insert_many(members);
+    g.bench_function(BenchmarkId::from_parameter("bloomlab-counting"), |b| {
+        b.iter_batched_ref(
+            || full.clone(),
+            |f| half.iter().for_each(|&k| Counting::remove(f, black_box(k))),
+            BatchSize::PerIteration,
+        );
+    });
+    let id = BenchmarkId::from_parameter("bloomlab-counting-remove-many");
+    g.bench_function(id, |b| {
+        b.iter_batched_ref(
+            || full.clone(),
+            |f| assert_eq!(f.remove_many(black_box(half)), half.len()),
+            BatchSize::PerIteration,
+        );
+    });
+    drop(full);
+    let mut peer = fastbloom_rs(n, P);
+    members.iter().for_each(|&k| Counting::insert(&mut peer, k));
+    g.bench_function(BenchmarkId::from_parameter("fastbloom-rs"), |b| {
+        b.iter_batched_ref(
+            || peer.clone(),
+            |f| half.iter().for_each(|&k| Counting::remove(f, black_box(k))),
+            BatchSize::PerIteration,
+        );
+    });
+    g.finish();
+}
+
 fn counting(c: &mut Criterion) {
     churn();
     for n in [1_000_000usize, 10_000_000] {
         let keys = keys(n, n as u64);
         let label = if n == 1_000_000 { "1e6" } else { "1e7" };
         builds(c, label, &keys.members);
+        teardowns(c, label, &keys.members);
         alternated(label, n, &keys);
         let ours = CountingBloomFilter::new(n as u64, P).unwrap();
         let mem = ours.bytes_of_memory();
