@@ -578,6 +578,10 @@ impl CountingBloomFilter {
     /// Prefetches into the L2 cache every counter (and summary bit) that
     /// an update of each key of `chunk` will touch, so that their misses
     /// are in flight together; the keys are hashed again when applied.
+    // Hashing once instead (positions kept for an update pass through the
+    // generic walk) was measured and not kept: level at 48 MB, where the
+    // build is bound by memory, and slower at 9.6 MB (31.8-33.8 ns a key
+    // against 27.2-28.2) than the unrolled one-key kernels it replaces.
     fn prefetch_updates(&self, chunk: &[impl Funnel]) {
         let lw = self.width.log2();
         let mut ds = [Digest::default(); BATCH];
