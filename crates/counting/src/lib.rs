@@ -92,6 +92,13 @@ become false negatives; that benchmark prints the count for both.
   [`CountingBloomFilter::count_estimate`].
 * A snapshot for a reader that needs no deletes:
   [`CountingBloomFilter::to_standard`].
+* Many keys at once, on a filter larger than the CPU caches:
+  [`CountingBloomFilter::insert_many`],
+  [`CountingBloomFilter::remove_many`] and
+  [`CountingBloomFilter::contains_many`] hash a batch and prefetch its
+  counters before touching any (from [`INSERT_PREFETCH_MIN_BYTES`]),
+  2.4 to 3.3 times faster than one key at a time at 48 MB of counters
+  (the counting bench's `build`, `teardown` and `contains` rows).
 * Queries far outnumber updates, or other nodes need the bits: a filter
   that keeps a summary ([`CountingBloomFilter::keep_summary`], as the
   proxies of *Summary Cache* do), the standard filter kept in step with
