@@ -239,30 +239,51 @@ impl RedisCountingBloomFilter {
     /// [`Error::NotPresent`], nothing changed.
     pub fn remove<T: Funnel + ?Sized>(&mut self, key: &T) -> Result<u32> {
         self.h.pack(&[key], counter_bit);
-        let reply = match self.h.per_key(&SCRIPTS.counting_remove, 1) {
-            Ok(reply) => reply,
-            Err(Error::Redis(e))
-                if e.code() == Some("BLOOMLAB_NOTPRESENT") =>
-            {
-                let detail = e.detail().unwrap_or_default();
-                let mut words = detail.split_whitespace();
-                let probe = words.next().and_then(|w| w.parse().ok());
-                let at = words.next().and_then(|w| w.parse::<u64>().ok());
-                let (Some(probe), Some(at)) = (probe, at) else {
-                    return Err(Error::Redis(e));
-                };
-                return Err(Error::NotPresent {
-                    name: self.h.name.clone(),
-                    counter: counter_index(at / 4),
-                    probe,
-                });
-            }
-            Err(e) => return Err(e),
-        };
-        u32::try_from(reply[0]).map_err(|_| Error::UnexpectedReply {
-            what: "remove",
-            detail: format!("{} skipped decrements", reply[0]),
-        })
+        let reply = self.h.per_key(&SCRIPTS.counting_remove, 1)?[0];
+        if let Ok(skipped) = u32::try_from(reply) {
+            return Ok(skipped);
+        }
+        // Refused at probe `-reply - 1`: its counter from the offsets sent.
+        let probe =
+            reply.checked_neg().and_then(|p| u32::try_from(p - 1).ok());
+        let at = probe.and_then(|p| self.h.offset(p as usize));
+        match (probe, at) {
+            (Some(probe), Some(at)) => Err(Error::NotPresent {
+                name: self.h.name.clone(),
+                counter: counter_index(at as u64 / 4),
+                probe,
+            }),
+            _ => Err(Error::UnexpectedReply {
+                what: "remove",
+                detail: format!("{reply} skipped decrements"),
+            }),
+        }
+    }
+
+    /// Removes many keys in one round trip, atomically, as
+    /// [`remove`](Self::remove) of each in turn would; returns how many
+    /// were removed. A key with a zero counter at its turn (certainly
+    /// absent) changes nothing and is not counted; the keys after it are
+    /// still removed. The warning on `remove` applies to each key.
+    ///
+    /// ```no_run
+    /// use bloomlab_redis::{Config, Options, RedisCountingBloomFilter, connect};
+    ///
+    /// let conn = connect("redis://127.0.0.1:6379/", &Options::default())?;
+    /// let mut f = RedisCountingBloomFilter::create(
+    ///     conn, "sessions", Config::default(), 100_000, 7,
+    /// )?;
+    /// f.insert_many(&[1u64, 2, 3])?;
+    /// assert_eq!(f.remove_many(&[1u64, 2, 99])?, 2);
+    /// # Ok::<(), bloomlab_redis::Error>(())
+    /// ```
+    pub fn remove_many<T: Funnel>(&mut self, keys: &[T]) -> Result<usize> {
+        if keys.is_empty() {
+            return Ok(0);
+        }
+        self.h.pack_slice(keys, counter_bit);
+        let out = self.h.per_key(&SCRIPTS.counting_remove, keys.len())?;
+        Ok(out.into_iter().filter(|&s| s >= 0).count())
     }
 
     /// Deletes the filter's two keys, after checking its parameters.

@@ -224,6 +224,11 @@ impl Handle {
         }
     }
 
+    /// The `i`-th offset packed in `self.buf`, if there is one.
+    pub(crate) fn offset(&self, i: usize) -> Option<usize> {
+        offsets(&self.buf).nth(i)
+    }
+
     /// Runs `script` over the packed offsets of `n` keys: `KEYS =
     /// [config, data]`, `ARGV` = the fields, `k`, then every offset in
     /// `self.buf` as its own decimal argument; expects one integer per

@@ -12,7 +12,10 @@ format and, for Guava's configurations, Guava's.
 [`RedisCountingBloomFilter`] does the same for the counting filter with
 remove: 4-bit counters driven by `BITFIELD ... OVERFLOW SAT INCRBY u4`,
 saturating inside Redis, counter for counter the in-memory
-[`bloomlab_counting::CountingBloomFilter`]'s.
+[`bloomlab_counting::CountingBloomFilter`]'s. Its `insert_many`,
+`contains_many` and `remove_many` take a batch of keys in one round trip
+(a churn workload's deletes among them), each key applied in turn as its
+one-key call would.
 
 [`RedisScalableBloomFilter`] keeps a scalable filter's growing chain of
 layers, one Redis string each, with the chain's state (layer count,

@@ -328,41 +328,54 @@ end
 return out
 "#;
 
-/// Removes one key (its `k` counter bit offsets in `ARGV[10..]`): walks
-/// its probes in order, decrementing counters below 15 (a saturated
-/// counter stays); at a zero counter, replies `BLOOMLAB_NOTPRESENT probe
-/// offset` and changes nothing. Replies a one-element array: the
-/// decrements skipped on saturated counters.
+/// Removes keys (`k` offsets each, as for [`COUNTING_INSERT`]), in
+/// order: walks each key's probes, decrementing counters below 15 (a
+/// saturated counter stays). Replies, per key, the decrements skipped
+/// on saturated counters, or `-(j + 1)` for a key refused at a zero
+/// counter at its probe `j`, which changes nothing (the next key goes
+/// on).
 const COUNTING_REMOVE: &str = r#"
 local e = check(false)
 if e then
   return e
 end
 local k = tonumber(ARGV[9])
-local seen = {}
-local dec = {}
-local skipped = 0
-for j = 1, k do
-  local o = ARGV[9 + j]
-  local c = seen[o]
-  if c == nil then
-    c = redis.call('BITFIELD', KEYS[2], 'GET', 'u4', o)[1]
+local n = math.floor((#ARGV - 9) / k)
+local key = KEYS[2]
+local call = redis.call
+local out = {}
+local b = 10
+for i = 1, n do
+  local seen = {}
+  local dec = {}
+  local skipped = 0
+  for j = 0, k - 1 do
+    local o = ARGV[b + j]
+    local c = seen[o]
+    if c == nil then
+      c = call('BITFIELD', key, 'GET', 'u4', o)[1]
+    end
+    if c == 0 then
+      skipped = -(j + 1)
+      break
+    end
+    if c < 15 then
+      c = c - 1
+      dec[#dec + 1] = o
+    else
+      skipped = skipped + 1
+    end
+    seen[o] = c
   end
-  if c == 0 then
-    return redis.error_reply('BLOOMLAB_NOTPRESENT ' .. (j - 1) .. ' ' .. o)
+  if skipped >= 0 then
+    for _, o in ipairs(dec) do
+      call('BITFIELD', key, 'INCRBY', 'u4', o, '-1')
+    end
   end
-  if c < 15 then
-    c = c - 1
-    dec[#dec + 1] = o
-  else
-    skipped = skipped + 1
-  end
-  seen[o] = c
+  b = b + k
+  out[i] = skipped
 end
-for _, o in ipairs(dec) do
-  redis.call('BITFIELD', KEYS[2], 'INCRBY', 'u4', o, '-1')
-end
-return {skipped}
+return out
 "#;
 
 /// The compiled scripts (their SHA1s computed once).

@@ -94,6 +94,56 @@ fn counters_equal_the_in_memory_filter() {
     }
 }
 
+/// `remove_many` in one round trip leaves the counters the in-memory
+/// filter's `remove_many` leaves, and counts the same removes: keys
+/// removed twice, keys never inserted (refused, the rest still removed),
+/// saturated counters (skipped), on a filter small enough that keys
+/// share counters.
+#[test]
+fn remove_many_equals_the_in_memory_filter() {
+    let server = RedisServer::start();
+    let (m, k) = (601, 5);
+    let mut r = RedisCountingBloomFilter::create(
+        server.conn(),
+        "rm",
+        Config::default(),
+        m,
+        k,
+    )
+    .unwrap();
+    let mut l = local(m, k);
+    let items: Vec<u64> = (0..100).chain(0..20).collect();
+    r.insert_many(&items).unwrap();
+    l.insert_many(&items);
+    // A saturated key: 20 inserts.
+    let hot = vec![7_777u64; 20];
+    r.insert_many(&hot).unwrap();
+    l.insert_many(&hot);
+    assert_eq!(r.export_words().unwrap(), l.words());
+    assert_eq!(r.remove_many::<u64>(&[]).unwrap(), 0);
+    let absent: Vec<u64> =
+        (1_000_000u64..).filter(|x| !l.contains(x)).take(10).collect();
+    // 0..20 three times (inserted twice: the third is refused unless
+    // other keys hold its counters up), absent keys between them, the
+    // hot key.
+    let gone: Vec<u64> = (0..40u64)
+        .chain(absent.iter().copied())
+        .chain(0..20)
+        .chain([7_777])
+        .chain(0..20)
+        .collect();
+    let removed = r.remove_many(&gone).unwrap();
+    assert_eq!(removed, l.remove_many(&gone));
+    assert_eq!(r.export_words().unwrap(), l.words());
+    let refused = l.stats().rejected_removes;
+    assert_eq!(removed as u64 + refused, gone.len() as u64);
+    assert!(refused >= absent.len() as u64, "{refused}");
+    assert!(l.stats().skipped_decrements > 0);
+    for x in 40..100u64 {
+        assert!(r.contains(&x).unwrap(), "false negative {x}");
+    }
+}
+
 #[test]
 fn import_open_and_typed_errors() {
     let server = RedisServer::start();
