@@ -333,7 +333,9 @@ return out
 /// saturated counter stays). Replies, per key, the decrements skipped
 /// on saturated counters, or `-(j + 1)` for a key refused at a zero
 /// counter at its probe `j`, which changes nothing (the next key goes
-/// on).
+/// on). Two `BITFIELD` calls a key (its `k` counters read in one, its
+/// decrements in the other), not one a probe: 10 µs a key in batches of
+/// 10,000 against 14 (a local server, one-off loop, 2026-11-27).
 const COUNTING_REMOVE: &str = r#"
 local e = check(false)
 if e then
@@ -343,9 +345,18 @@ local k = tonumber(ARGV[9])
 local n = math.floor((#ARGV - 9) / k)
 local key = KEYS[2]
 local call = redis.call
+local gets = {}
+for j = 0, k - 1 do
+  gets[3 * j + 1] = 'GET'
+  gets[3 * j + 2] = 'u4'
+end
 local out = {}
 local b = 10
 for i = 1, n do
+  for j = 0, k - 1 do
+    gets[3 * j + 3] = ARGV[b + j]
+  end
+  local r = call('BITFIELD', key, unpack(gets))
   local seen = {}
   local dec = {}
   local skipped = 0
@@ -353,7 +364,7 @@ for i = 1, n do
     local o = ARGV[b + j]
     local c = seen[o]
     if c == nil then
-      c = call('BITFIELD', key, 'GET', 'u4', o)[1]
+      c = r[j + 1]
     end
     if c == 0 then
       skipped = -(j + 1)
@@ -361,16 +372,17 @@ for i = 1, n do
     end
     if c < 15 then
       c = c - 1
+      dec[#dec + 1] = 'INCRBY'
+      dec[#dec + 1] = 'u4'
       dec[#dec + 1] = o
+      dec[#dec + 1] = '-1'
     else
       skipped = skipped + 1
     end
     seen[o] = c
   end
-  if skipped >= 0 then
-    for _, o in ipairs(dec) do
-      call('BITFIELD', key, 'INCRBY', 'u4', o, '-1')
-    end
+  if skipped >= 0 and #dec > 0 then
+    call('BITFIELD', key, unpack(dec))
   end
   b = b + k
   out[i] = skipped
