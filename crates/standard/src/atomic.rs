@@ -140,6 +140,55 @@ impl AtomicBloomFilter {
         count
     }
 
+    /// Answers [`contains`](Self::contains) for each key into `out` (as
+    /// many keys as both slices hold), while other threads may insert.
+    ///
+    /// On a filter of [`PREFETCH_MIN_BYTES`] or more, keys are hashed a
+    /// batch at a time and every probe's line prefetched (into the L2
+    /// cache) before the first is read, so that the batch's misses are
+    /// in flight together; smaller filters answer key by key. At n = 1e7
+    /// (12 MB) members took 22-23.5 ns a key against 53-74 one key at a
+    /// time, non-members 24.5-26 against 41-50; at 4.8 MB both ways were
+    /// level (one-off loop, three runs, 2026-11-27; a design
+    /// measurement). Answers
+    /// are those of `contains` at the same moment: a key inserted by
+    /// another thread during the call may or may not be seen, as with
+    /// `contains` one key at a time.
+    ///
+    /// ```
+    /// use bloomlab_standard::AtomicBloomFilter;
+    ///
+    /// let f = AtomicBloomFilter::new(1000, 0.01)?;
+    /// f.insert_many(&[1u64, 2, 3]);
+    /// let mut out = [false; 3];
+    /// f.contains_many(&[1u64, 2, 99], &mut out);
+    /// assert_eq!(&out[..2], [true, true]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn contains_many<T: Funnel>(&self, keys: &[T], out: &mut [bool]) {
+        if !self.probes.digest_only()
+            || self.bits.bytes_of_memory() < PREFETCH_MIN_BYTES
+        {
+            for (key, o) in keys.iter().zip(out.iter_mut()) {
+                *o = self.contains(key);
+            }
+            return;
+        }
+        let mut ds = [Digest::default(); BATCH];
+        for (chunk, outs) in keys.chunks(BATCH).zip(out.chunks_mut(BATCH)) {
+            let n = chunk.len().min(outs.len());
+            for (d, key) in ds.iter_mut().zip(&chunk[..n]) {
+                *d = key.with_bytes(|b| self.probes.digest(b));
+            }
+            for &d in &ds[..n] {
+                self.prefetch_digest(d);
+            }
+            for (&d, o) in ds[..n].iter().zip(outs.iter_mut()) {
+                *o = self.probes.all_of_digest(d, |i| self.bits.get(i));
+            }
+        }
+    }
+
     /// Starts loading the lines of every probe of digest `d`.
     #[inline]
     fn prefetch_digest(&self, d: Digest) {
@@ -266,5 +315,13 @@ impl Filter for AtomicBloomFilter {
 
     fn insert_u64_batch(&mut self, keys: &[u64]) -> usize {
         self.insert_many(keys)
+    }
+
+    fn contains_u64_batch(&self, keys: &[u64], out: &mut [bool]) {
+        self.contains_many(keys, out);
+    }
+
+    fn contains_batch(&self, keys: &[&[u8]], out: &mut [bool]) {
+        self.contains_many(keys, out);
     }
 }

@@ -57,6 +57,56 @@ fn one_thread_answers_as_the_sequential_filter() {
     assert_eq!(f.into_bloom_filter(), seq);
 }
 
+/// `contains_many` answers as `contains` one key at a time: on a small
+/// filter (key by key) and on one of `PREFETCH_MIN_BYTES` or more
+/// (prefetched batches), filled to its design load, on members and
+/// non-members (some of them false positives), and for as many keys as
+/// both slices hold; while other threads insert, every key inserted
+/// before the call is found.
+#[test]
+fn contains_many_answers_as_contains() {
+    let probe: Vec<u64> = (0..40_000u64).collect();
+    for (n, large) in [(10_000u64, false), (4_000_000, true)] {
+        let f = AtomicBloomFilter::new(n, 0.01).unwrap();
+        assert_eq!(
+            f.bits() / 8 >= bloomlab_core::PREFETCH_MIN_BYTES as u64,
+            large
+        );
+        // The members are the even keys below 2n (a quarter of the
+        // probes on the small filter, half on the large one): each filter
+        // is at its design load.
+        f.insert_many(&(0..2 * n).step_by(2).collect::<Vec<_>>());
+        let mut out = vec![false; probe.len()];
+        f.contains_many(&probe, &mut out);
+        let one: Vec<bool> = probe.iter().map(|k| f.contains(k)).collect();
+        assert_eq!(out, one, "n = {n}");
+        let fp = probe.iter().zip(&out).filter(|(k, o)| *k % 2 == 1 && **o);
+        assert!(fp.count() > 0, "n = {n}: no false positive to compare");
+        // Fewer answers than keys, and fewer keys than answers.
+        let mut short = vec![true; 300];
+        f.contains_many(&probe[1..], &mut short);
+        assert_eq!(short, one[1..301]);
+        let mut long = vec![true; 10];
+        f.contains_many(&probe[..3], &mut long);
+        assert_eq!(&long[..3], &one[..3]);
+        assert!(long[3..].iter().all(|&o| o), "answers past the keys");
+    }
+    // Queries while another thread inserts other keys.
+    let f = AtomicBloomFilter::new(4_000_000, 0.01).unwrap();
+    let before: Vec<u64> = (0..100_000u64).collect();
+    f.insert_many(&before);
+    std::thread::scope(|s| {
+        s.spawn(|| {
+            f.insert_many(
+                &(1u64 << 40..(1 << 40) + 200_000).collect::<Vec<_>>(),
+            )
+        });
+        let mut out = vec![false; before.len()];
+        f.contains_many(&before, &mut out);
+        assert!(out.iter().all(|&o| o), "a key inserted before was missed");
+    });
+}
+
 #[test]
 fn conversions_keep_bits_and_config() {
     let mut f = Builder::rate(1000, 0.01).seed(9).build().unwrap();
