@@ -242,6 +242,36 @@ fn contains_many_matches(mut f: CountingBloomFilter, n: u64, design: bool) {
     assert!(!design || fp > 0, "{fp}");
 }
 
+/// Calls `check(f, width, large, label)` with a new filter (k = 7) for
+/// every config and 2/4-bit width, of `small` counters and of
+/// `INSERT_PREFETCH_MIN_BYTES` (`large`: the batches prefetch), keeping a
+/// summary for every other config (from the first if `summary_first`).
+fn each_batch_filter(
+    small: u64,
+    summary_first: bool,
+    mut check: impl FnMut(CountingBloomFilter, CounterWidth, bool, &str),
+) {
+    let summaries = [summary_first, !summary_first].into_iter().cycle();
+    for (config, summary) in configs().into_iter().zip(summaries) {
+        for width in [CounterWidth::Two, CounterWidth::Four] {
+            let bits = u64::from(width.bits());
+            let large =
+                bloomlab_counting::INSERT_PREFETCH_MIN_BYTES as u64 * 8 / bits;
+            for m in [small, large] {
+                let f = CountingBloomFilter::builder_counters(m, 7)
+                    .config(config)
+                    .width(width)
+                    .summary(summary)
+                    .build()
+                    .unwrap();
+                assert_eq!(f.summary().is_some(), summary);
+                let at = format!("{config:?} {width} {m} {summary}");
+                check(f, width, m == large, &at);
+            }
+        }
+    }
+}
+
 /// `remove_many` leaves the counters, summary and statistics of `remove`
 /// one key at a time, and counts the same removes: on a small filter and
 /// on one of `INSERT_PREFETCH_MIN_BYTES` (prefetched batches), with and
@@ -254,52 +284,35 @@ fn remove_many_matches_remove() {
     // refused unless a false positive), then keys never inserted.
     let removed: Vec<u64> =
         (0..1500u64).chain(0..1500).chain(1_000_000..1_000_500).collect();
-    for (config, summary) in
-        configs().into_iter().zip([true, false].into_iter().cycle())
-    {
-        for width in [CounterWidth::Two, CounterWidth::Four] {
-            let bits = u64::from(width.bits());
-            let large =
-                bloomlab_counting::INSERT_PREFETCH_MIN_BYTES as u64 * 8 / bits;
-            for m in [4000, large] {
-                let mut f = CountingBloomFilter::builder_counters(m, 7)
-                    .config(config)
-                    .width(width)
-                    .summary(summary)
-                    .build()
-                    .unwrap();
-                f.insert_many(&inserted);
-                let mut g = f.clone();
-                let one_by_one =
-                    removed.iter().filter(|k| g.remove(*k).is_ok()).count();
-                let at = format!("{config:?} {width} {m} {summary}");
-                assert_eq!(f.remove_many(&removed), one_by_one, "{at}");
-                assert_eq!(f.words(), g.words(), "{at}");
-                assert_eq!(f.stats(), g.stats(), "{at}");
-                assert_eq!(f.summary(), g.summary(), "{at}");
-                if m == 4000 {
-                    // 7 probes of 3000 keys on 4000 2-bit counters: some
-                    // saturate, and their decrements are skipped.
-                    if width == CounterWidth::Two {
-                        assert!(f.stats().skipped_decrements > 0, "{at}");
-                    }
-                } else {
-                    // 4-bit counters do not saturate at this load (2-bit
-                    // ones may, where two keys inserted twice meet); the
-                    // keys inserted once and never removed are all still
-                    // found.
-                    if width == CounterWidth::Four {
-                        assert_eq!(f.stats().skipped_decrements, 0, "{at}");
-                    }
-                    // The second removes of 1000..1500 and the 500 keys
-                    // never inserted are refused, but for false positives
-                    // (a few percent at this load).
-                    assert!(f.stats().rejected_removes >= 900, "{at}");
-                    assert!((1500..3000u64).all(|k| f.contains(&k)), "{at}");
-                }
+    each_batch_filter(4000, true, |mut f, width, large, at| {
+        f.insert_many(&inserted);
+        let mut g = f.clone();
+        let one_by_one =
+            removed.iter().filter(|k| g.remove(*k).is_ok()).count();
+        assert_eq!(f.remove_many(&removed), one_by_one, "{at}");
+        assert_eq!(f.words(), g.words(), "{at}");
+        assert_eq!(f.stats(), g.stats(), "{at}");
+        assert_eq!(f.summary(), g.summary(), "{at}");
+        if !large {
+            // 7 probes of 3000 keys on 4000 2-bit counters: some
+            // saturate, and their decrements are skipped.
+            if width == CounterWidth::Two {
+                assert!(f.stats().skipped_decrements > 0, "{at}");
             }
+            return;
         }
-    }
+        // 4-bit counters do not saturate at this load (2-bit ones may,
+        // where two keys inserted twice meet); the keys inserted once and
+        // never removed are all still found.
+        if width == CounterWidth::Four {
+            assert_eq!(f.stats().skipped_decrements, 0, "{at}");
+        }
+        // The second removes of 1000..1500 and the 500 keys never
+        // inserted are refused, but for false positives (a few percent at
+        // this load).
+        assert!(f.stats().rejected_removes >= 900, "{at}");
+        assert!((1500..3000u64).all(|k| f.contains(&k)), "{at}");
+    });
 }
 
 /// `insert_many` leaves the counters and statistics of `insert` one key
@@ -310,44 +323,24 @@ fn remove_many_matches_remove() {
 #[test]
 fn insert_many_matches_insert() {
     let keys: Vec<u64> = (0..3000u64).chain(0..2000).chain(0..1000).collect();
-    for (config, summary) in
-        configs().into_iter().zip([false, true].into_iter().cycle())
-    {
-        for width in [CounterWidth::Two, CounterWidth::Four] {
-            let bits = u64::from(width.bits());
-            let large =
-                bloomlab_counting::INSERT_PREFETCH_MIN_BYTES as u64 * 8 / bits;
-            for m in [2000, large] {
-                let mut f = CountingBloomFilter::builder_counters(m, 7)
-                    .config(config)
-                    .width(width)
-                    .summary(summary)
-                    .build()
-                    .unwrap();
-                let mut g = f.clone();
-                let one_by_one = keys.iter().filter(|k| g.insert(*k)).count();
-                assert_eq!(f.insert_many(&keys), one_by_one);
-                assert_eq!(f.words(), g.words(), "{config:?} {width} {m}");
-                assert_eq!(f.stats(), g.stats(), "{config:?} {width} {m}");
-                assert_eq!(f.summary().is_some(), summary);
-                assert_eq!(f.summary(), g.summary(), "{config:?} {width} {m}");
-                if m == 2000 {
-                    // Saturation is exercised (7 probes of 3000 keys on
-                    // 2000 counters).
-                    assert!(f.saturated_counters() > 0, "{config:?} {width}");
-                } else {
-                    // A filter this large takes the prefetching insert
-                    // kernel: the standard filter's bits all the same.
-                    let mut s =
-                        BloomFilter::with_config(config, m, 7).unwrap();
-                    keys.iter().for_each(|k| s.add(k));
-                    assert_eq!(
-                        g.to_standard().unwrap(),
-                        s,
-                        "{config:?} {width}"
-                    );
-                }
-            }
+    each_batch_filter(2000, false, |mut f, _, large, at| {
+        let mut g = f.clone();
+        let one_by_one = keys.iter().filter(|k| g.insert(*k)).count();
+        assert_eq!(f.insert_many(&keys), one_by_one, "{at}");
+        assert_eq!(f.words(), g.words(), "{at}");
+        assert_eq!(f.stats(), g.stats(), "{at}");
+        assert_eq!(f.summary(), g.summary(), "{at}");
+        if !large {
+            // Saturation is exercised (7 probes of 3000 keys on 2000
+            // counters).
+            assert!(f.saturated_counters() > 0, "{at}");
+        } else {
+            // A filter this large takes the prefetching insert kernel:
+            // the standard filter's bits all the same.
+            let mut s =
+                BloomFilter::with_config(f.config(), f.counters(), 7).unwrap();
+            keys.iter().for_each(|k| s.add(k));
+            assert_eq!(g.to_standard().unwrap(), s, "{at}");
         }
-    }
+    });
 }
