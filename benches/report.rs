@@ -605,6 +605,10 @@ pub const SUITES: &[Suite] = &[
             // target).
             "loads-only",
             "fastbloom-contains",
+            // The atomic filter's batch queries beside fastbloom's
+            // atomic filter one key at a time (no target).
+            "bloomlab-atomic-contains-many",
+            "fastbloom-atomic-contains",
             "bloomlab-insert-many",
             "bloomlab-blocked-insert-many",
             "bloomlab-split-insert-many",

@@ -16,6 +16,9 @@
 //!   platforms), as fastbloom runs with its fastest hasher;
 //! * `bloomlab-many`: `contains_many` per key vs `fastbloom`'s `contains`,
 //!   and a build by `insert_many` vs one `insert` at a time (`many-build`);
+//!   `bloomlab-atomic-contains-many` is `AtomicBloomFilter::contains_many`
+//!   beside fastbloom's `AtomicBloomFilter` one key at a time
+//!   (`fastbloom-atomic-contains`);
 //!   the split-block filter's batches likewise beside `sbbf-rs-safe` one
 //!   key at a time (`sbbf-contains`, `sbbf-insert`), which has no batch
 //!   call;
@@ -518,6 +521,12 @@ fn contains_many(c: &mut Criterion, members: &[u64], others: &[u64]) {
     split.insert_many(members);
     let mut sbbf = Sbbf(sbbf_rs_safe::Filter::new(BLOCKED_BITS_PER_KEY, n));
     members.iter().for_each(|&k| Insert::insert(&mut sbbf, k));
+    let atomic = AtomicBloomFilter::new(n as u64, P).unwrap();
+    atomic.insert_many(members);
+    let fast_atomic = fast_atomic(n);
+    members.iter().for_each(|k| {
+        fast_atomic.insert(k);
+    });
     for (what, probe) in [("member", members), ("non-member", others)] {
         let mut g = c.benchmark_group(format!("standard/many-{what}/1e7"));
         g.throughput(Throughput::Elements(BATCH as u64));
@@ -545,8 +554,29 @@ fn contains_many(c: &mut Criterion, members: &[u64], others: &[u64]) {
         batches(&mut g, "fastbloom-contains", probe, out, |k, o| {
             o.iter_mut().zip(k).for_each(|(o, k)| *o = fast.contains(k));
         });
+        batches(
+            &mut g,
+            "bloomlab-atomic-contains-many",
+            probe,
+            out,
+            |k, o| atomic.contains_many(k, o),
+        );
+        batches(&mut g, "fastbloom-atomic-contains", probe, out, |k, o| {
+            let f = &fast_atomic;
+            o.iter_mut().zip(k).for_each(|(o, k)| *o = f.contains(k));
+        });
         g.finish();
     }
+}
+
+/// fastbloom's `AtomicBloomFilter` for `n` keys at rate `P`, hashed by
+/// foldhash as its plain filter is.
+fn fast_atomic(
+    n: usize,
+) -> fastbloom::AtomicBloomFilter<foldhash::fast::RandomState> {
+    fastbloom::AtomicBloomFilter::with_false_pos(P)
+        .hasher(foldhash::fast::RandomState::default())
+        .expected_items(n)
 }
 
 /// Times `answer(keys, out)` on successive batches of [`BATCH`] keys of
@@ -614,14 +644,12 @@ fn many_build(c: &mut Criterion, members: &[u64]) {
         || fast(n),
         |f| members.iter().filter(|&k| f.insert(black_box(k))).count(),
     );
-    let fast_atomic = || {
-        fastbloom::AtomicBloomFilter::with_false_pos(P)
-            .hasher(foldhash::fast::RandomState::default())
-            .expected_items(n)
-    };
-    build(&mut g, "fastbloom-atomic-insert", fast_atomic, |f| {
-        members.iter().filter(|&k| f.insert(black_box(k))).count()
-    });
+    build(
+        &mut g,
+        "fastbloom-atomic-insert",
+        || fast_atomic(n),
+        |f| members.iter().filter(|&k| f.insert(black_box(k))).count(),
+    );
     g.finish();
 }
 
