@@ -82,6 +82,7 @@ mod error;
 mod format;
 mod hutool;
 mod partitioned;
+mod walk;
 
 pub use error::{Error, Result};
 pub use format::{AnyPartitioned, Info, MAGIC, VARIANT_PARTITIONED, VERSION};

@@ -8,6 +8,7 @@ use bloomlab_hash::{
     Digest, Family, Funnel, Hasher, Indexer, Reduction, Strategy,
 };
 
+use crate::walk::MsWalk;
 use crate::{Error, Result};
 
 /// Keys hashed ahead of probing in the batch methods: enough independent
@@ -248,6 +249,8 @@ pub struct PartitionedBloomFilter {
     /// Start of each slice, plus the total at the end (`k + 1` entries).
     offsets: Vec<u64>,
     hashing: Hashing,
+    /// The indexer's probes with the hash inlined, where it has them.
+    walk: Option<MsWalk>,
 }
 
 impl PartitionedBloomFilter {
@@ -343,6 +346,7 @@ impl PartitionedBloomFilter {
         Ok(PartitionedBloomFilter {
             bits,
             offsets,
+            walk: MsWalk::of(&ix),
             hashing: Hashing::Indexed(ix),
         })
     }
@@ -357,7 +361,7 @@ impl PartitionedBloomFilter {
         let offsets = offsets(&sizes)?;
         let hashing = slices_hashing(specs)?;
         let bits = zeroed_bits(offsets[sizes.len()])?;
-        Ok(PartitionedBloomFilter { bits, offsets, hashing })
+        Ok(PartitionedBloomFilter { bits, offsets, hashing, walk: None })
     }
 
     /// A filter from a layout and its bits (what a reader decoded).
@@ -390,7 +394,11 @@ impl PartitionedBloomFilter {
                 right: bits.bit_len(),
             }));
         }
-        Ok(PartitionedBloomFilter { bits, offsets, hashing })
+        let walk = match &hashing {
+            Hashing::Indexed(ix) => MsWalk::of(ix),
+            Hashing::Slices { .. } => None,
+        };
+        Ok(PartitionedBloomFilter { bits, offsets, hashing, walk })
     }
 
     /// How the slices are addressed.
@@ -448,18 +456,71 @@ impl PartitionedBloomFilter {
     /// bit changed.
     #[inline]
     pub fn insert<T: Funnel + ?Sized>(&mut self, key: &T) -> bool {
+        if let (Some(w), Some(word)) = (&self.walk, key.as_le_word()) {
+            return w.insert_word(&mut self.bits, word);
+        }
         key.with_bytes(|b| self.insert_bytes(b))
+    }
+
+    /// Inserts a typed key, as [`PartitionedBloomFilter::insert`] does,
+    /// without telling whether any bit changed: the answer costs time
+    /// (each slice's word must be read and kept before its bit is set).
+    /// Use `add` to fill a filter, `insert` when the answer matters.
+    ///
+    /// ```
+    /// use bloomlab_partitioned::PartitionedBloomFilter;
+    ///
+    /// let mut a = PartitionedBloomFilter::new(1000, 0.01)?;
+    /// let mut b = a.clone();
+    /// for k in 0..100u64 {
+    ///     a.add(&k);
+    ///     b.insert(&k);
+    /// }
+    /// assert_eq!(a, b);
+    /// assert!(a.contains(&7u64));
+    /// # Ok::<(), bloomlab_partitioned::Error>(())
+    /// ```
+    #[inline]
+    pub fn add<T: Funnel + ?Sized>(&mut self, key: &T) {
+        if let (Some(w), Some(word)) = (&self.walk, key.as_le_word()) {
+            return w.add_word(&mut self.bits, word);
+        }
+        key.with_bytes(|b| self.add_bytes(b));
+    }
+
+    /// [`PartitionedBloomFilter::add`] of a key given as bytes.
+    #[inline]
+    pub fn add_bytes(&mut self, key: &[u8]) {
+        match &self.walk {
+            Some(w) => w.add(&mut self.bits, key),
+            None => {
+                self.insert_bytes_probed(key);
+            }
+        }
     }
 
     /// Whether a typed key may have been inserted.
     #[inline]
     pub fn contains<T: Funnel + ?Sized>(&self, key: &T) -> bool {
+        if let (Some(w), Some(word)) = (&self.walk, key.as_le_word()) {
+            return w.contains_word(self.bits.words(), word);
+        }
         key.with_bytes(|b| self.contains_bytes(b))
     }
 
     /// Inserts a key given as bytes; returns whether any bit changed.
     #[inline]
     pub fn insert_bytes(&mut self, key: &[u8]) -> bool {
+        match &self.walk {
+            Some(w) => w.insert(&mut self.bits, key),
+            None => self.insert_bytes_probed(key),
+        }
+    }
+
+    /// [`PartitionedBloomFilter::insert_bytes`] through [`probe`], out of
+    /// line so that the inlined methods stay small.
+    #[inline(never)]
+    fn insert_bytes_probed(&mut self, key: &[u8]) -> bool {
         let mut changed = false;
         let (bits, offsets, hashing) =
             (&mut self.bits, &self.offsets, &self.hashing);
@@ -479,6 +540,16 @@ impl PartitionedBloomFilter {
     /// and the first clear bit stops the query, as hutool does.
     #[inline]
     pub fn contains_bytes(&self, key: &[u8]) -> bool {
+        match &self.walk {
+            Some(w) => w.contains(self.bits.words(), key),
+            None => self.contains_bytes_probed(key),
+        }
+    }
+
+    /// [`PartitionedBloomFilter::contains_bytes`] through the indexer or
+    /// [`probe`], out of line so that the inlined methods stay small.
+    #[inline(never)]
+    fn contains_bytes_probed(&self, key: &[u8]) -> bool {
         if let Hashing::Indexed(ix) = &self.hashing {
             let s = ix.m();
             let mut base = 0;
@@ -518,6 +589,9 @@ impl PartitionedBloomFilter {
     /// a bench; the partitioned bench's targets are at n = 1e6, below
     /// this size).
     pub fn insert_many<T: Funnel>(&mut self, keys: &[T]) -> usize {
+        if let Some(w) = self.walk {
+            return self.insert_many_walked(&w, keys);
+        }
         let ix = match &self.hashing {
             Hashing::Indexed(ix) if ix.strategy().digest_only() => *ix,
             _ => return keys.iter().filter(|k| self.insert(*k)).count(),
@@ -547,6 +621,66 @@ impl PartitionedBloomFilter {
         changed
     }
 
+    /// [`PartitionedBloomFilter::insert_many`] through the inlined walk.
+    fn insert_many_walked<T: Funnel>(
+        &mut self,
+        w: &MsWalk,
+        keys: &[T],
+    ) -> usize {
+        let large = worth_prefetching(self.bits.words());
+        let mut changed = 0;
+        let mut starts = [(0, 0); BATCH];
+        for chunk in keys.chunks(BATCH) {
+            for (st, key) in starts.iter_mut().zip(chunk) {
+                *st = w.start_key(key);
+            }
+            let starts = &starts[..chunk.len()];
+            if large {
+                let words = self.bits.words();
+                for &st in starts {
+                    w.each_from(st, |p| prefetch_l2(words, (p >> 6) as usize));
+                }
+            }
+            for &st in starts {
+                let mut any = 0;
+                w.each_from(st, |p| any |= self.bits.set_diff(p));
+                changed += usize::from(any != 0);
+            }
+        }
+        changed
+    }
+
+    /// [`PartitionedBloomFilter::contains_many`] through the inlined walk.
+    fn contains_many_walked<T: Funnel>(
+        &self,
+        w: &MsWalk,
+        keys: &[T],
+        out: &mut [bool],
+    ) {
+        let words = self.bits.words();
+        let large = worth_prefetching(words);
+        let mut starts = [(0, 0); BATCH];
+        for (chunk, outs) in keys.chunks(BATCH).zip(out.chunks_mut(BATCH)) {
+            let n = chunk.len().min(outs.len());
+            for (st, key) in starts.iter_mut().zip(&chunk[..n]) {
+                *st = w.start_key(key);
+            }
+            let starts = &starts[..n];
+            if large {
+                for &st in starts {
+                    w.each_from(st, |p| prefetch_l2(words, (p >> 6) as usize));
+                }
+            }
+            for (&st, o) in starts.iter().zip(outs.iter_mut()) {
+                let mut all = 1;
+                w.each_from(st, |p| {
+                    all &= words[(p >> 6) as usize] >> (p & 63);
+                });
+                *o = all & 1 == 1;
+            }
+        }
+    }
+
     /// Prefetches (into the L2 cache) the word of every slice's bit of
     /// each digest, so that a batch's cache misses are in flight together.
     fn prefetch_digests(&self, ix: &Indexer, ds: &[Digest]) {
@@ -571,6 +705,9 @@ impl PartitionedBloomFilter {
     /// [`PartitionedBloomFilter::insert_many`]): at n = 1e7, 33 ns a key
     /// against 61-110 without.
     pub fn contains_many<T: Funnel>(&self, keys: &[T], out: &mut [bool]) {
+        if let Some(w) = &self.walk {
+            return self.contains_many_walked(w, keys, out);
+        }
         let ix = match &self.hashing {
             Hashing::Indexed(ix) if ix.strategy().digest_only() => ix,
             _ => {

@@ -17,3 +17,5 @@ mod hutool_edges;
 mod hutool_vectors;
 // Property tests: no false negatives, round trip, corruption never panics.
 mod props;
+// The inlined walks against the indexer's positions.
+mod walk;
