@@ -226,6 +226,25 @@ pub(crate) fn blocked_walk(
     all
 }
 
+/// Asks for the line of the key's block in every layer of a blocked
+/// filter (nothing for other layouts), so that their misses start
+/// together rather than as [`any_hit`] reaches each layer. For `add`,
+/// which must look at every layer before it sets a new key's bits.
+#[inline(always)]
+pub(crate) fn prefetch_blocks(layers: &[Layer], lp: Loop, (a, _): (u64, u64)) {
+    let line = |l: &Layer, ms: bool| {
+        let block = if ms {
+            block::<true>(a, l.modulus)
+        } else {
+            block::<false>(a, l.modulus)
+        };
+        bloomlab_core::prefetch(l.array.words(), (block * 8) as usize);
+    };
+    if let Loop::Blocked { ms } = lp {
+        layers.iter().for_each(|l| line(l, ms));
+    }
+}
+
 /// Whether any layer, newest first, has all of the key's bits.
 #[inline(always)]
 pub(crate) fn any_hit(layers: &[Layer], lp: Loop, ab: (u64, u64)) -> bool {

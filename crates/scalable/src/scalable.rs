@@ -342,6 +342,9 @@ impl ScalableBloomFilter {
     pub fn add(&mut self, key: &[u8]) -> Result<bool> {
         let ab = probe::pair(&self.config, &self.hasher, key);
         let lp = Loop::of(&self.config);
+        if self.layers.len() > 1 {
+            probe::prefetch_blocks(&self.layers, lp, ab);
+        }
         if probe::any_hit(&self.layers, lp, ab) {
             self.skipped += 1;
             return Ok(false);
