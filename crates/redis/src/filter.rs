@@ -160,9 +160,13 @@ const DENSE_INSERT_BYTES_PER_PROBE: u64 = 32;
 /// most this many bytes per probe. Reads log nothing, so only speed sets
 /// the bar: measured (Redis 7.0), a byte read through the script costs
 /// ~2.3 ns and a probe's `GETBIT` 430-560 ns (non-members stop early,
-/// but pay the per-key work), so at 128 reading the bitmap is at least
-/// 1.5 times cheaper.
-const DENSE_QUERY_BYTES_PER_PROBE: u64 = 128;
+/// but pay the per-key work). It was 128 until 2026-11-27, when the
+/// redis bench's batches of 1,000 keys (171 bytes a probe on its 1.2 MB
+/// filter) were measured both ways in one session: members 3,560 ns a
+/// key sparse against 1,985 dense (the pipelined `BITFIELD` client
+/// 2,730 and 2,795), non-members 2,313 against 1,919; batches of 10,000
+/// keys, dense either way, level (220 and 229).
+const DENSE_QUERY_BYTES_PER_PROBE: u64 = 256;
 
 const KIND: Kind = Kind {
     variant: VARIANT,
@@ -321,7 +325,7 @@ impl RedisBloomFilter {
 
     /// Answers [`RedisBloomFilter::contains`] for many keys in one round
     /// trip, from one consistent state of the filter. A dense batch (a
-    /// bitmap of at most 128 bytes per probe) reads the whole bitmap and
+    /// bitmap of at most 256 bytes per probe) reads the whole bitmap and
     /// looks the probes up here; a sparse one runs a script that reads
     /// each probe.
     pub fn contains_many<T: Funnel>(
