@@ -55,6 +55,7 @@ pub mod family;
 pub mod fold;
 pub mod funnel;
 pub mod hutool;
+pub mod inline;
 pub mod murmur3;
 pub mod murmur64a;
 pub mod strategy;

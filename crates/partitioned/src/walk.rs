@@ -16,7 +16,8 @@
 //! (integration tests) checks the positions against the indexer's.
 
 use bloomlab_core::BitArray;
-use bloomlab_hash::fold::{fold128, fold128_word};
+use bloomlab_hash::fold::fold128_word;
+use bloomlab_hash::inline;
 use bloomlab_hash::strategy::mix64;
 use bloomlab_hash::{Family, Funnel, Indexer, Reduction, Strategy};
 
@@ -266,10 +267,7 @@ trait StartHash {
 
     /// [`StartHash::start`] of a one-word key's eight little-endian
     /// bytes.
-    #[inline(always)]
-    fn start_word(seed: u64, key: u64) -> (u64, u64) {
-        Self::start(seed, &key.to_le_bytes())
-    }
+    fn start_word(seed: u64, key: u64) -> (u64, u64);
 }
 
 struct Xxh3x64;
@@ -279,10 +277,13 @@ struct Fold;
 impl StartHash for Xxh3x64 {
     #[inline(always)]
     fn start(seed: u64, key: &[u8]) -> (u64, u64) {
-        let h = match <&[u8; 8]>::try_from(key) {
-            Ok(k8) => xxhash_rust::xxh3::xxh3_64_with_seed(k8, seed),
-            Err(_) => xxh3_64(key, seed),
-        };
+        let h = inline::xxh3_64_key(seed, key);
+        (h, mix64(h))
+    }
+
+    #[inline(always)]
+    fn start_word(seed: u64, key: u64) -> (u64, u64) {
+        let h = inline::xxh3_64_word(key, seed);
         (h, mix64(h))
     }
 }
@@ -290,10 +291,13 @@ impl StartHash for Xxh3x64 {
 impl StartHash for Xxh3x128 {
     #[inline(always)]
     fn start(seed: u64, key: &[u8]) -> (u64, u64) {
-        let v = match <&[u8; 8]>::try_from(key) {
-            Ok(k8) => xxhash_rust::xxh3::xxh3_128_with_seed(k8, seed),
-            Err(_) => xxh3_128(key, seed),
-        };
+        let v = inline::xxh3_128_key(seed, key);
+        (v as u64, (v >> 64) as u64)
+    }
+
+    #[inline(always)]
+    fn start_word(seed: u64, key: u64) -> (u64, u64) {
+        let v = inline::xxh3_128_word(key, seed);
         (v as u64, (v >> 64) as u64)
     }
 }
@@ -301,10 +305,12 @@ impl StartHash for Xxh3x128 {
 impl StartHash for Fold {
     #[inline(always)]
     fn start(seed: u64, key: &[u8]) -> (u64, u64) {
-        match <&[u8; 8]>::try_from(key) {
-            Ok(k8) => fold128_word(u64::from_le_bytes(*k8), seed),
-            Err(_) => fold128(key, seed),
-        }
+        inline::fold128_key(seed, key)
+    }
+
+    #[inline(always)]
+    fn start_word(seed: u64, key: u64) -> (u64, u64) {
+        fold128_word(key, seed)
     }
 }
 
@@ -435,16 +441,4 @@ fn kernel<H: StartHash>(k: u32, e: bool) -> Option<Kernel> {
     }
     const { assert!(MAX_KERNEL_K == 16) };
     pick!(1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16)
-}
-
-// Other lengths call the full functions, which inlined would carry every
-// length path of XXH3 into each kernel.
-#[inline(never)]
-fn xxh3_64(key: &[u8], seed: u64) -> u64 {
-    xxhash_rust::xxh3::xxh3_64_with_seed(key, seed)
-}
-
-#[inline(never)]
-fn xxh3_128(key: &[u8], seed: u64) -> u128 {
-    xxhash_rust::xxh3::xxh3_128_with_seed(key, seed)
 }

@@ -67,11 +67,7 @@ impl Split for X64 {
 
     #[inline(always)]
     fn split_word(seed: u64, key: u64) -> (u64, u32) {
-        let h = if seed == 0 {
-            xxhash_rust::xxh3::xxh3_64(&key.to_le_bytes())
-        } else {
-            xxh3_64_word(key, seed)
-        };
+        let h = xxh3_64_word(key, seed);
         (h, h as u32)
     }
 }
@@ -85,11 +81,7 @@ impl Split for X128 {
 
     #[inline(always)]
     fn split_word(seed: u64, key: u64) -> (u64, u32) {
-        let v = if seed == 0 {
-            xxhash_rust::xxh3::xxh3_128(&key.to_le_bytes())
-        } else {
-            xxh3_128_word(key, seed)
-        };
+        let v = xxh3_128_word(key, seed);
         (v as u64, (v >> 64) as u32)
     }
 }

@@ -159,11 +159,7 @@ impl MsStart for Xxh3x64Start {
 
     #[inline(always)]
     fn start_word(seed: u64, key: u64) -> (u64, u64) {
-        let h = if seed == 0 {
-            xxhash_rust::xxh3::xxh3_64(&key.to_le_bytes())
-        } else {
-            xxh3_64_word(key, seed)
-        };
+        let h = xxh3_64_word(key, seed);
         (h, bloomlab_hash::strategy::mix64(h))
     }
 }
@@ -177,11 +173,7 @@ impl MsStart for Xxh3x128Start {
 
     #[inline(always)]
     fn start_word(seed: u64, key: u64) -> (u64, u64) {
-        let v = if seed == 0 {
-            xxhash_rust::xxh3::xxh3_128(&key.to_le_bytes())
-        } else {
-            xxh3_128_word(key, seed)
-        };
+        let v = xxh3_128_word(key, seed);
         (v as u64, (v >> 64) as u64)
     }
 }
@@ -198,43 +190,11 @@ impl MsStart for Fold128Start {
     }
 }
 
-/// fold-128 of `key` with `seed`, as [`xxh3_64_key`]: an 8-byte key
-/// inlined, others called.
-#[inline(always)]
-pub(crate) fn fold128_key(seed: u64, key: &[u8]) -> (u64, u64) {
-    match <&[u8; 8]>::try_from(key) {
-        Ok(k8) => fold128_word(u64::from_le_bytes(*k8), seed),
-        Err(_) => fold128(key, seed),
-    }
-}
-
-// fold-128's other lengths are called, as XXH3's are (below).
-#[inline(never)]
-fn fold128(key: &[u8], seed: u64) -> (u64, u64) {
-    bloomlab_hash::fold::fold128(key, seed)
-}
-
+// The starts' hashes, shared with the other filters' probe loops.
 pub(crate) use bloomlab_hash::fold::fold128_word;
-
-/// XXH3-64 of `key` with `seed`. An 8-byte key (a funnelled `u64`/`i64`)
-/// takes XXH3's short path inlined, its length known (about 1 ns a key
-/// less); others call the full function.
-#[inline(always)]
-pub(crate) fn xxh3_64_key(seed: u64, key: &[u8]) -> u64 {
-    match <&[u8; 8]>::try_from(key) {
-        Ok(k8) if seed == 0 => xxhash_rust::xxh3::xxh3_64(k8),
-        _ => xxh3_64(key, seed),
-    }
-}
-
-/// XXH3-128 of `key` with `seed`, as [`xxh3_64_key`].
-#[inline(always)]
-pub(crate) fn xxh3_128_key(seed: u64, key: &[u8]) -> u128 {
-    match <&[u8; 8]>::try_from(key) {
-        Ok(k8) if seed == 0 => xxhash_rust::xxh3::xxh3_128(k8),
-        _ => xxh3_128(key, seed),
-    }
-}
+pub(crate) use bloomlab_hash::inline::{
+    fold128_key, xxh3_64_key, xxh3_64_word, xxh3_128_key, xxh3_128_word,
+};
 
 /// A walk's start `(x, y)` from `(seed, key)`: see [`Probes::ms_starter`].
 pub type StartFn = fn(u64, &[u8]) -> (u64, u64);
@@ -245,40 +205,6 @@ pub(crate) fn starter(hash: MsHash) -> StartFn {
         MsHash::Xxh3x64 => Xxh3x64Start::start,
         MsHash::Xxh3x128 => Xxh3x128Start::start,
         MsHash::Fold128 => Fold128Start::start,
-    }
-}
-
-// The hashes are called, not inlined (but for 8-byte keys, above):
-// inlined, each of the kernels would carry every length path of XXH3, up
-// to its long-input loop; called, the kernels stay small.
-#[inline(never)]
-fn xxh3_64(key: &[u8], seed: u64) -> u64 {
-    // Seed 0 is the same function with the seed folded away.
-    if seed == 0 {
-        xxhash_rust::xxh3::xxh3_64(key)
-    } else {
-        xxhash_rust::xxh3::xxh3_64_with_seed(key, seed)
-    }
-}
-
-// A seeded one-word key: XXH3's path for 8-byte inputs, its length
-// known, a few instructions more than the unseeded one, inlined.
-#[inline(always)]
-pub(crate) fn xxh3_64_word(key: u64, seed: u64) -> u64 {
-    xxhash_rust::xxh3::xxh3_64_with_seed(&key.to_le_bytes(), seed)
-}
-
-#[inline(always)]
-pub(crate) fn xxh3_128_word(key: u64, seed: u64) -> u128 {
-    xxhash_rust::xxh3::xxh3_128_with_seed(&key.to_le_bytes(), seed)
-}
-
-#[inline(never)]
-fn xxh3_128(key: &[u8], seed: u64) -> u128 {
-    if seed == 0 {
-        xxhash_rust::xxh3::xxh3_128(key)
-    } else {
-        xxhash_rust::xxh3::xxh3_128_with_seed(key, seed)
     }
 }
 
