@@ -570,7 +570,7 @@ const OPS_N: Layout = Layout::ByOperation { size: "n", per_second: false };
 pub const SUITES: &[Suite] = &[
     Suite {
         name: "standard",
-        readme: "README.md",
+        readme: "benches/README.md",
         ids: Ids::OpSizeFilter,
         layout: OPS_N,
         requires: None,
@@ -678,7 +678,7 @@ pub const SUITES: &[Suite] = &[
     },
     Suite {
         name: "counting",
-        readme: "README.md",
+        readme: "benches/README.md",
         ids: Ids::OpSizeFilter,
         layout: OPS_N,
         requires: None,
@@ -775,7 +775,7 @@ pub const SUITES: &[Suite] = &[
     // inline, and bare loads at positions from one multiply.
     Suite {
         name: "counting-floor",
-        readme: "README.md",
+        readme: "benches/README.md",
         ids: Ids::OpSizeFilter,
         layout: OPS_N,
         requires: None,
@@ -798,7 +798,7 @@ pub const SUITES: &[Suite] = &[
     // No target: what bounds a blocked query at 10^6 (see the bench).
     Suite {
         name: "window",
-        readme: "README.md",
+        readme: "benches/README.md",
         ids: Ids::OpSizeFilter,
         layout: OPS_N,
         requires: None,
@@ -816,7 +816,7 @@ pub const SUITES: &[Suite] = &[
     },
     Suite {
         name: "partitioned",
-        readme: "README.md",
+        readme: "benches/README.md",
         ids: Ids::OpFilterSize,
         layout: OPS_N,
         requires: None,
@@ -866,7 +866,7 @@ pub const SUITES: &[Suite] = &[
     },
     Suite {
         name: "hash",
-        readme: "README.md",
+        readme: "benches/README.md",
         // Groups `hash/u64`, `hash/bytes-16`, ...: the key kind is the
         // size; functions `bloomlab/FAMILY` and `CRATE/FUNCTION`.
         ids: Ids::OpSizeFilter,
@@ -886,7 +886,7 @@ pub const SUITES: &[Suite] = &[
     },
     Suite {
         name: "redis",
-        readme: "README.md",
+        readme: "benches/README.md",
         ids: Ids::OpFilterSize,
         layout: Layout::ByOperation { size: "batch", per_second: true },
         requires: Some("redis-server (apt-get install -y redis-server)"),
@@ -1402,7 +1402,7 @@ mod tests {
     #[test]
     fn the_readmes_have_a_block_for_every_suite() {
         let readmes = [
-            ("README.md", include_str!("../README.md")),
+            ("benches/README.md", include_str!("README.md")),
             (
                 "crates/scalable/README.md",
                 include_str!("../crates/scalable/README.md"),

@@ -14,8 +14,8 @@
 # the host's other tenants decides nothing.
 #
 # Blocks: standard, counting, counting-floor, window, partitioned, hash
-# and redis in
-# README.md; scalable (and scalable-1e7) in crates/scalable/README.md. The redis
+# and redis in benches/README.md; scalable (and scalable-1e7) in
+# crates/scalable/README.md. The redis
 # bench needs redis-server. Each suite's log is kept in
 # $CARGO_TARGET_DIR/bench-SUITE.log. Run it on a quiet machine: other
 # load moves the figures.
