@@ -77,6 +77,20 @@ fn missing_key_file_is_rejected() {
     );
 }
 
+/// An experiment file that cannot be read: one line naming it and the
+/// operating system's reason, once, from `run` and `verify` alike.
+#[test]
+fn unreadable_experiment_file_is_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("nope.toml");
+    let missing = missing.to_str().unwrap();
+    let folder = dir.path().to_str().unwrap();
+    for verb in ["run", "verify"] {
+        fails_with(&[verb, missing], 1, "nope.toml: ");
+        fails_with(&[verb, folder], 1, "(os error");
+    }
+}
+
 #[test]
 fn unknown_names_are_rejected() {
     bad(&tiny("", "family = [\"md4\"]"), "md4");

@@ -64,6 +64,9 @@ pub(crate) fn fails_with(args: &[&str], code: i32, needle: &str) {
         // Our own errors are one line; clap's usage errors add usage help.
         assert_eq!(err.trim_end().lines().count(), 1, "{err:?}");
         assert!(err.starts_with("error: "), "{err:?}");
+        // Each cause once: an operating-system error is not repeated by
+        // an error that prints its source in its own message.
+        assert!(err.matches("(os error").count() <= 1, "{err:?}");
     }
 }
 
