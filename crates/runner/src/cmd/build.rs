@@ -1,6 +1,7 @@
 //! `bloomlab build`: a filter from an items file, saved in Guava's format
 //! or bloomlab's own, or stored in Redis (`--redis URL --key NAME`).
 
+use std::collections::HashSet;
 use std::path::PathBuf;
 
 use anyhow::{Context, Result, anyhow, bail};
@@ -93,8 +94,9 @@ pub(crate) struct Args {
     /// bytes (hex), as Guava's funnels.
     #[arg(long, default_value = "utf8")]
     funnel: String,
-    /// Expected number of items (with --p): Guava's sizing; for a
-    /// scalable filter, its initial capacity.
+    /// Expected number of items (with --p): Guava's sizing (a build
+    /// with more distinct items warns on stderr); for a scalable filter,
+    /// its initial capacity.
     #[arg(long)]
     n: Option<u64>,
     /// Target false-positive probability (with --n).
@@ -200,6 +202,9 @@ pub(crate) fn run(args: Args) -> Result<()> {
 
     let format = filter.format();
     let f = filter.as_filter();
+    if let Some(warning) = overfull_warning(&args, &keys, f.expected_fpp()) {
+        eprintln!("{warning}");
+    }
     if args.json {
         output::json_line(&json!({
             "out": out.display().to_string(),
@@ -210,12 +215,13 @@ pub(crate) fn run(args: Args) -> Result<()> {
             "m": f.bits(),
             "k": f.hash_count(),
             "bits_set": f.bits_set(),
+            "expected_fpp": f.expected_fpp(),
             "bytes": bytes.len(),
         }))
     } else {
         println!(
             "wrote {} ({} format, {} bytes): {} filter, m = {}, k = {}, \
-             {} items ({} changed bits)",
+             {} items ({} changed bits), expected fpp {}",
             out.display(),
             format,
             bytes.len(),
@@ -223,10 +229,61 @@ pub(crate) fn run(args: Args) -> Result<()> {
             f.bits(),
             f.hash_count(),
             keys.len(),
-            changed
+            changed,
+            rate(f.expected_fpp())
         );
         Ok(())
     }
+}
+
+/// A line for stderr when the items outnumber the capacity the filter
+/// was sized for, which it does not grow past (every variant but
+/// `scalable`): the file is still written, as asked, but its
+/// false-positive rate is above the target and the user should know.
+fn overfull_warning(
+    args: &Args,
+    keys: &[Vec<u8>],
+    expected_fpp: f64,
+) -> Option<String> {
+    let (n, p, flag) = sized_for(args)?;
+    // Duplicates set no new bits: count each item once.
+    let distinct = keys.iter().collect::<HashSet<_>>().len();
+    (distinct as u64 > n).then(|| {
+        format!(
+            "warning: {distinct} distinct items, more than the {n} the \
+             filter is sized for: its expected false-positive rate is {}, \
+             not {p}; size it for the items ({flag} {distinct} or more) or \
+             build --variant scalable",
+            rate(expected_fpp)
+        )
+    })
+}
+
+/// The capacity and target false-positive rate a fixed-size filter was
+/// sized for, when the build names them, and the flag that sets the
+/// capacity: `--n`/`--p`, or preset guava's `expectedInsertions,fpp`
+/// (Guava sizes 0 as 1).
+fn sized_for(args: &Args) -> Option<(u64, f64, &'static str)> {
+    match args.preset.as_deref() {
+        _ if args.variant() == "scalable" => None,
+        Some("guava") => {
+            let (n, p, _) = guava_params(args).ok()?;
+            let flag = if args.preset_args.is_empty() {
+                "--n"
+            } else {
+                "--preset-args expectedInsertions"
+            };
+            Some((u64::try_from(n).ok()?.max(1), p, flag))
+        }
+        Some(_) => None,
+        None => Some((args.n?, args.p?, "--n")),
+    }
+}
+
+/// A rate as people read it: four decimals down to 0.001, then
+/// scientific (`9.773e-5`).
+fn rate(x: f64) -> String {
+    if x >= 1e-3 { format!("{x:.4}") } else { format!("{x:.3e}") }
 }
 
 /// `--redis URL --key NAME`: creates the filter (or opens an identical

@@ -902,3 +902,74 @@ fn blocked_split_scheme_round_trips() {
     assert_eq!(std::fs::read(&out).unwrap(), before);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `build` reports the filter's expected false-positive rate (as
+/// `inspect` computes it), and warns on stderr, still writing the file,
+/// when more distinct items arrive than the filter was sized for; not
+/// for duplicates, not at its capacity, not for a scalable filter.
+#[test]
+fn build_warns_when_the_items_outnumber_the_capacity() {
+    let dir = scratch("overfull");
+    let items = dir.join("items.txt");
+    let keys: Vec<String> = (0..1000).map(|i| format!("key-{i}")).collect();
+    std::fs::write(&items, keys.join("\n")).unwrap();
+    // 5 distinct items, each 20 times.
+    let repeated = dir.join("repeated.txt");
+    let dups: Vec<&str> =
+        keys[..5].iter().cycle().take(100).map(|s| s.as_str()).collect();
+    std::fs::write(&repeated, dups.join("\n")).unwrap();
+    let out = dir.join("f.bin");
+    let build = |input: &Path, extra: &[&str]| {
+        let o = bloomlab()
+            .arg("build")
+            .args(extra)
+            .arg("--input")
+            .arg(input)
+            .arg("--out")
+            .arg(&out)
+            .arg("--json")
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{extra:?}");
+        let summary: Value = serde_json::from_slice(&o.stdout).unwrap();
+        (summary, String::from_utf8(o.stderr).unwrap())
+    };
+    let std_args =
+        |n: &'static str| ["--variant", "standard", "--n", n, "--p", "0.01"];
+
+    let (summary, err) = build(&items, &std_args("100"));
+    assert!(
+        err.starts_with("warning: 1000 distinct items, more than the 100"),
+        "{err}"
+    );
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("--n 1000 or more"), "{err}");
+    // The file is written all the same, and says the same rate.
+    let info = json_lines(&["inspect", out.to_str().unwrap(), "--json"]);
+    assert_eq!(summary["expected_fpp"], info[0]["expected_fpp"]);
+    // Ten times the capacity: far above the 1% target.
+    assert!(summary["expected_fpp"].as_f64().unwrap() > 0.5, "{summary}");
+
+    let guava = [
+        "--variant",
+        "standard",
+        "--preset",
+        "guava",
+        "--preset-args",
+        "10,0.01",
+    ];
+    let (_, err) = build(&items, &guava);
+    assert!(err.contains("--preset-args expectedInsertions 1000"), "{err}");
+
+    for (input, args) in [
+        (&items, &std_args("1000")[..]),
+        (&repeated, &std_args("10")[..]),
+        (&items, &["--variant", "scalable", "--n", "100", "--p", "0.01"][..]),
+        (&items, &["--variant", "standard", "--m", "1000", "--k", "3"][..]),
+    ] {
+        let (summary, err) = build(input, args);
+        assert_eq!(err, "", "{args:?}");
+        assert!(summary["expected_fpp"].as_f64().unwrap() > 0.0, "{args:?}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
