@@ -71,12 +71,20 @@ pub enum Error {
         reason: &'static str,
     },
     /// Writing failed.
+    // The message includes the inner error's, so it is not also
+    // `source()`: a reporter walking the chain would say it twice.
     #[error("I/O error: {0}")]
-    Io(#[from] std::io::Error),
+    Io(std::io::Error),
 }
 
 /// `Result` with [`Error`].
 pub type Result<T> = std::result::Result<T, Error>;
+
+impl From<std::io::Error> for Error {
+    fn from(e: std::io::Error) -> Error {
+        Error::Io(e)
+    }
+}
 
 /// The checksum of a bloomlab file: XXH64 with seed 0.
 pub fn checksum(bytes: &[u8]) -> u64 {
@@ -436,7 +444,12 @@ mod tests {
         let mut w = Writer::new(&mut buf[..]);
         w.u32(7).unwrap();
         let e = w.u8(1).unwrap_err();
-        assert!(matches!(e, Error::Io(_)));
-        assert!(e.to_string().starts_with("I/O error: "));
+        let Error::Io(inner) = &e else {
+            panic!("not an I/O error: {e}");
+        };
+        // The I/O error's message once: in this one, not again as a
+        // source that a reporter walking the chain would print.
+        assert_eq!(e.to_string(), format!("I/O error: {inner}"));
+        assert!(std::error::Error::source(&e).is_none());
     }
 }

@@ -105,12 +105,20 @@ pub enum Error {
         computed: u64,
     },
     /// Writing failed.
+    // The message includes the inner error's, so it is not also
+    // `source()`: a reporter walking the chain would say it twice.
     #[error("write failed: {0}")]
-    Io(#[from] std::io::Error),
+    Io(std::io::Error),
 }
 
 /// `Result` with [`Error`].
 pub type Result<T> = std::result::Result<T, Error>;
+
+impl From<std::io::Error> for Error {
+    fn from(e: std::io::Error) -> Error {
+        Error::Io(e)
+    }
+}
 
 impl Error {
     /// Shorthand for [`Error::InvalidParameter`].

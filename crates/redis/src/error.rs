@@ -9,8 +9,10 @@ pub enum Error {
     /// The connection or a command failed: refused or dropped connection,
     /// a timeout ([`Options`](crate::Options)), an error reply. The
     /// connection should not be reused after an I/O error or a timeout.
+    // The message includes the inner error's, so it is not also
+    // `source()`: a reporter walking the chain would say it twice.
     #[error("redis: {0}")]
-    Redis(#[from] redis::RedisError),
+    Redis(redis::RedisError),
     /// The in-memory filter refused the parameters or the bits.
     #[error(transparent)]
     Standard(#[from] bloomlab_standard::Error),
@@ -159,3 +161,25 @@ pub enum Error {
 
 /// `Result` with this crate's [`Error`].
 pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+impl From<redis::RedisError> for Error {
+    fn from(e: redis::RedisError) -> Error {
+        Error::Redis(e)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Error;
+
+    /// The client's error is in the message, and not again as a source.
+    #[test]
+    fn redis_errors_say_the_cause_once() {
+        let refused =
+            std::io::Error::from(std::io::ErrorKind::ConnectionRefused);
+        let text = refused.to_string();
+        let e = Error::from(redis::RedisError::from(refused));
+        assert_eq!(e.to_string(), format!("redis: {text}"));
+        assert!(std::error::Error::source(&e).is_none());
+    }
+}

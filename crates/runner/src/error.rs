@@ -31,12 +31,15 @@ pub enum Error {
         message: String,
     },
     /// Reading or writing a file failed.
-    #[error("{}: {source}", path.display())]
+    // The message includes the I/O error's, so it is not also `source()`
+    // (a field named `source` would be): a reporter walking the chain
+    // would say it twice.
+    #[error("{}: {error}", path.display())]
     Io {
         /// The file or directory.
         path: PathBuf,
         /// The underlying error.
-        source: std::io::Error,
+        error: std::io::Error,
     },
     /// A results file could not be read or written as CSV or JSON.
     #[error("{}: {message}", path.display())]
@@ -58,10 +61,31 @@ pub enum Error {
 
 impl Error {
     /// An [`Error::Io`] for `path`.
-    pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Error {
-        Error::Io { path: path.into(), source }
+    pub fn io(path: impl Into<PathBuf>, error: std::io::Error) -> Error {
+        Error::Io { path: path.into(), error }
     }
 }
 
 /// The runner library's result type.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+#[cfg(test)]
+mod tests {
+    use super::Error;
+
+    /// A file's I/O error prints its path and the operating system's
+    /// reason once, also through a reporter that walks the chain (the
+    /// command line's `{:#}`).
+    #[test]
+    fn io_errors_say_the_reason_once() {
+        let reason = std::io::Error::from(std::io::ErrorKind::NotFound);
+        let text = reason.to_string();
+        let e = Error::io("x.toml", reason);
+        assert_eq!(e.to_string(), format!("x.toml: {text}"));
+        let chain = anyhow::Error::new(e).context("experiment default");
+        assert_eq!(
+            format!("{chain:#}"),
+            format!("experiment default: x.toml: {text}")
+        );
+    }
+}

@@ -58,7 +58,7 @@ fn main() {
         if std::env::var_os("RUST_BACKTRACE").is_some_and(|v| v != "0") {
             eprintln!("error: {err:?}");
         } else {
-            eprintln!("error: {}", one_line(&err));
+            eprintln!("error: {err:#}");
         }
         std::process::exit(1);
     }
@@ -81,27 +81,6 @@ fn run(cli: Cli, matches: &clap::ArgMatches) -> anyhow::Result<()> {
     }
 }
 
-/// `err` and its causes on one line, as anyhow's `{:#}` prints them, but
-/// without a cause whose text the line already ends with: an error that
-/// prints its source in its own message and also returns it as its
-/// source (`bloomlab_runner::Error::Io`, the library crates' `Io`
-/// variants) would otherwise say it twice ("x: No such file: No such
-/// file").
-fn one_line(err: &anyhow::Error) -> String {
-    let mut line = String::new();
-    for cause in err.chain() {
-        let text = cause.to_string();
-        if line.ends_with(&text) {
-            continue;
-        }
-        if !line.is_empty() {
-            line.push_str(": ");
-        }
-        line.push_str(&text);
-    }
-    line
-}
-
 fn is_broken_pipe(err: &anyhow::Error) -> bool {
     err.chain().any(|e| {
         e.downcast_ref::<std::io::Error>()
@@ -116,23 +95,5 @@ mod tests {
     #[test]
     fn cli_definition_is_consistent() {
         Cli::command().debug_assert();
-    }
-
-    /// A source printed in its error's own message is not printed again;
-    /// causes that add something are kept, in order.
-    #[test]
-    fn one_line_says_each_cause_once() {
-        let io = || std::io::Error::from(std::io::ErrorKind::NotFound);
-        let runner = bloomlab_runner::Error::io("x.toml", io());
-        let text = io().to_string();
-        let err = anyhow::Error::new(runner).context("experiment default");
-        assert_eq!(
-            one_line(&err),
-            format!("experiment default: x.toml: {text}")
-        );
-        // A context that does not repeat its cause keeps it.
-        let err = anyhow::Error::new(io()).context("reading y");
-        assert_eq!(one_line(&err), format!("reading y: {text}"));
-        assert_eq!(one_line(&err), format!("{err:#}"));
     }
 }

@@ -111,10 +111,9 @@ impl Target<'_> {
         self.message(&e, &place)
     }
 
-    /// One line: `Error::Redis` prints its source in its own message, so
-    /// the chain would repeat it; a timeout says which flag bounds it,
-    /// since the socket's message ("Resource temporarily unavailable")
-    /// does not.
+    /// One line: `e`'s message (`Error::Redis` includes the client's);
+    /// a timeout says which flag bounds it, since the socket's message
+    /// ("Resource temporarily unavailable") does not.
     fn message(
         &self,
         e: &bloomlab_redis::Error,
