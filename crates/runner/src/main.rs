@@ -82,9 +82,13 @@ fn run(cli: Cli, matches: &clap::ArgMatches) -> anyhow::Result<()> {
 }
 
 fn is_broken_pipe(err: &anyhow::Error) -> bool {
+    use std::io::ErrorKind::BrokenPipe;
     err.chain().any(|e| {
-        e.downcast_ref::<std::io::Error>()
-            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+        e.downcast_ref::<std::io::Error>().is_some_and(|io| io.kind() == BrokenPipe)
+            // `--json` lines are written by serde_json, whose error keeps
+            // the I/O error inside (not as its source).
+            || e.downcast_ref::<serde_json::Error>()
+                .is_some_and(|j| j.io_error_kind() == Some(BrokenPipe))
     })
 }
 

@@ -973,3 +973,57 @@ fn build_warns_when_the_items_outnumber_the_capacity() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `bloomlab query ... | head -1` is not an error: when the reader
+/// closes the pipe, the command stops quietly with exit code 0, in text
+/// and in `--json`.
+#[test]
+fn query_into_a_closed_pipe_is_not_an_error() {
+    use std::io::{BufRead, BufReader};
+    use std::process::Stdio;
+
+    let dir = scratch("pipe");
+    let items = dir.join("items.txt");
+    // Far more output than a pipe buffers (64 KiB), so the writer is
+    // still writing when the reader has gone.
+    let keys: Vec<String> = (0..200_000).map(|i| i.to_string()).collect();
+    std::fs::write(&items, keys.join("\n")).unwrap();
+    let filter = dir.join("f.bin");
+    bloomlab()
+        .args(["build", "--variant", "standard", "--n", "1000", "--p", "0.01"])
+        .arg("--input")
+        .arg(&items)
+        .arg("--out")
+        .arg(&filter)
+        .assert()
+        .success();
+    for json in [false, true] {
+        let mut child = std::process::Command::new(
+            assert_cmd::cargo::cargo_bin("bloomlab"),
+        )
+        .env_remove("RUST_BACKTRACE")
+        .args(["query", "--filter", filter.to_str().unwrap()])
+        .arg("--input")
+        .arg(&items)
+        .args(json.then_some("--json"))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+        let mut first = String::new();
+        BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut first)
+            .unwrap();
+        // The reader is dropped here: the pipe is closed.
+        assert!(first.starts_with(if json {
+            "{\"item\":\"0\""
+        } else {
+            "0\t"
+        }));
+        let out = child.wait_with_output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "json {json}: {err}");
+        assert_eq!(err, "", "json {json}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
