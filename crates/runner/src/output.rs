@@ -73,13 +73,34 @@ pub(crate) fn write_atomically(
     result.with_context(|| format!("writing {}", path.display()))
 }
 
-/// The lines of an items file, as bytes: split on `\n`, one trailing `\r`
-/// removed (files written on Windows), no extra empty item after a final
-/// newline. Empty lines in between are items (the empty string).
+/// How messages name an items file: its path, or "standard input" for
+/// `-` (see [`read_lines`]).
+pub(crate) fn input_name(path: &std::path::Path) -> String {
+    if path.as_os_str() == "-" {
+        "standard input".to_owned()
+    } else {
+        path.display().to_string()
+    }
+}
+
+/// The lines of an items file (standard input if `path` is `-`), as
+/// bytes: split on `\n`, one trailing `\r` removed (files written on
+/// Windows), no extra empty item after a final newline. Empty lines in
+/// between are items (the empty string).
 pub(crate) fn read_lines(path: &std::path::Path) -> Result<Vec<Vec<u8>>> {
     use anyhow::Context;
-    let data = std::fs::read(path)
-        .with_context(|| format!("reading {}", path.display()))?;
+    use std::io::Read;
+    let data = if path.as_os_str() == "-" {
+        let mut data = Vec::new();
+        std::io::stdin()
+            .lock()
+            .read_to_end(&mut data)
+            .context("reading standard input")?;
+        data
+    } else {
+        std::fs::read(path)
+            .with_context(|| format!("reading {}", path.display()))?
+    };
     let mut lines: Vec<Vec<u8>> = data
         .split(|&b| b == b'\n')
         .map(|l| l.strip_suffix(b"\r").unwrap_or(l).to_vec())

@@ -115,7 +115,7 @@ pub(crate) struct Args {
     /// optionally growth).
     #[arg(long, value_delimiter = ',')]
     preset_args: Vec<String>,
-    /// Items, one per line.
+    /// Items, one per line (`-`: standard input).
     #[arg(long)]
     input: PathBuf,
     /// Where to save the filter (written to a temporary file, then
@@ -170,7 +170,7 @@ pub(crate) fn run(args: Args) -> Result<()> {
         .enumerate()
         .map(|(i, l)| {
             funnel::key_bytes(funnel, l).with_context(|| {
-                format!("{} line {}", args.input.display(), i + 1)
+                format!("{} line {}", output::input_name(&args.input), i + 1)
             })
         })
         .collect::<Result<Vec<_>>>()?;
@@ -193,7 +193,7 @@ pub(crate) fn run(args: Args) -> Result<()> {
             .insert(key)
             .map_err(|e| growth_hint(e, &args, &filter))
             .with_context(|| {
-                format!("{} line {}", args.input.display(), i + 1)
+                format!("{} line {}", output::input_name(&args.input), i + 1)
             })?;
         changed += usize::from(new);
     }
@@ -310,7 +310,7 @@ fn build_in_redis(
                  into",
                 done + 1,
                 done + chunk.len(),
-                args.input.display(),
+                output::input_name(&args.input),
             );
             target.error(e, &what)
         })?;

@@ -37,7 +37,7 @@ pub(crate) struct Args {
     /// when the filter was built.
     #[arg(long, default_value = "utf8")]
     funnel: String,
-    /// Probes, one per line.
+    /// Probes, one per line (`-`: standard input).
     #[arg(long, conflicts_with = "items")]
     input: Option<PathBuf>,
     /// Probes given on the command line.

@@ -1027,3 +1027,64 @@ fn query_into_a_closed_pipe_is_not_an_error() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `--input -` reads the items (or probes) from standard input: the same
+/// filter, byte for byte, as from a file, and the same answers; a bad
+/// line is named by its number in "standard input".
+#[test]
+fn items_from_standard_input() {
+    let dir = scratch("stdin");
+    let text = "alice\nbob\ncarol\n";
+    let items = dir.join("items.txt");
+    std::fs::write(&items, text).unwrap();
+    let (from_file, from_stdin) = (dir.join("a.bin"), dir.join("b.bin"));
+    let sized =
+        ["build", "--variant", "standard", "--n", "100", "--p", "0.01"];
+    bloomlab()
+        .args(sized)
+        .arg("--input")
+        .arg(&items)
+        .arg("--out")
+        .arg(&from_file)
+        .assert()
+        .success();
+    bloomlab()
+        .args(sized)
+        .args(["--input", "-", "--out"])
+        .arg(&from_stdin)
+        .write_stdin(text)
+        .assert()
+        .success();
+    assert_eq!(
+        std::fs::read(&from_file).unwrap(),
+        std::fs::read(&from_stdin).unwrap()
+    );
+    let answers = bloomlab()
+        .args(["query", "--filter", from_stdin.to_str().unwrap()])
+        .args(["--input", "-"])
+        .write_stdin("bob\nzzz-not-there\n")
+        .output()
+        .unwrap();
+    assert!(answers.status.success());
+    assert_eq!(
+        String::from_utf8(answers.stdout).unwrap(),
+        "bob\ttrue\nzzz-not-there\tfalse\n"
+    );
+
+    let o = bloomlab()
+        .args(sized)
+        .args(["--funnel", "long", "--input", "-", "--out"])
+        .arg(&from_stdin)
+        .write_stdin("1\nx\n")
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8(o.stderr).unwrap();
+    assert!(err.starts_with("error: standard input line 2: "), "{err}");
+    // The good file from before is left as it was.
+    assert_eq!(
+        std::fs::read(&from_file).unwrap(),
+        std::fs::read(&from_stdin).unwrap()
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
