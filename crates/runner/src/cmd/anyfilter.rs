@@ -122,12 +122,7 @@ impl AnyFilter {
             AnyFilter::Standard(f, format) => f.describe(*format).to_string(),
             AnyFilter::Partitioned(f) => f.info().to_string(),
             AnyFilter::Counting(f) => f.info().to_string(),
-            AnyFilter::Scalable(f) => format!(
-                "layer-layout {} tightening {}\n{}",
-                layer_layout(f),
-                f.config().tightening,
-                f.info()
-            ),
+            AnyFilter::Scalable(f) => describe_scalable(f, self.format()),
         }
     }
 
@@ -224,6 +219,44 @@ impl AnyFilter {
         }
         v
     }
+}
+
+/// `inspect`'s lines for a scalable filter: `key: value`, as the other
+/// variants' (format, variant, m, k, bits set, estimated count, expected
+/// fpp, ...), then one line per layer.
+fn describe_scalable(f: &ScalableBloomFilter, format: Format) -> String {
+    let i = f.info();
+    let expansion =
+        i.expansion.map_or("none (non-scaling)".to_owned(), |s| s.to_string());
+    let mut lines = vec![
+        format!("format: {format}"),
+        format!("variant: {}", f.variant()),
+        format!("layer layout: {}", layer_layout(f)),
+        format!("expansion: {expansion}"),
+        format!("tightening: {}", f.config().tightening),
+        format!("error: {}", i.error),
+        format!("error bound: {}", i.error_bound),
+        format!("capacity: {}", i.capacity),
+        format!("items: {}", i.items),
+        format!("skipped: {}", i.skipped),
+        format!("layers: {}", i.filters),
+        format!("m: {}", f.bits()),
+        format!("k: {}", f.hash_count()),
+        format!("bits set: {}", f.bits_set()),
+        format!("estimated count: {:.1}", f.estimated_count()),
+        // The layers' compounded error at their current fill.
+        format!("expected fpp: {:e}", f.expected_fpp()),
+        format!("bytes of memory: {}", f.bytes_of_memory()),
+        format!("redis size: {}", i.redis_size),
+    ];
+    lines.extend(i.layers.iter().enumerate().map(|(n, l)| {
+        format!(
+            "layer {n}: capacity {} error {} bits {} k {} count {} \
+             bits set {}",
+            l.capacity, l.error, l.bits, l.k, l.count, l.bits_set
+        )
+    }));
+    lines.join("\n")
 }
 
 /// The name `build --layer-layout` and experiments use for a scalable

@@ -779,8 +779,18 @@ fn scalable_layout_growth_tightening_through_the_cli() {
     assert_eq!(layers[1]["error"], 0.0025);
     let text = bloomlab().args(["inspect", out_s]).output().unwrap();
     let text = String::from_utf8(text.stdout).unwrap();
-    assert!(text.contains("layer-layout partitioned tightening 0.5"));
-    assert!(text.contains("expansion 2 "), "{text}");
+    // `key: value` lines, as every variant's, then one line per layer.
+    for line in [
+        "format: native\nvariant: scalable\nlayer layout: partitioned\n",
+        "\nexpansion: 2\ntightening: 0.5\n",
+        &format!(
+            "\nexpected fpp: {:e}\n",
+            info["expected_fpp"].as_f64().unwrap()
+        ),
+        "\nlayer 1: capacity 400 error 0.0025 ",
+    ] {
+        assert!(text.contains(line), "{line:?} not in {text}");
+    }
     let answers = json_lines(&[
         "query", "--filter", out_s, "--input", items_s, "--json",
     ]);
