@@ -1,7 +1,7 @@
 //! Every filter the CLI can save and load, behind one type: the file's
 //! first bytes say which crate reads it.
 
-use anyhow::{Result, bail};
+use anyhow::{Result, anyhow, bail};
 use bloomlab_core::Filter;
 use bloomlab_counting::CountingBloomFilter;
 use bloomlab_partitioned::AnyPartitioned;
@@ -93,10 +93,33 @@ impl AnyFilter {
         }
     }
 
-    /// Sets the format to write in; Guava's only holds standard filters.
+    /// Sets the format to write in; Guava's only holds standard filters
+    /// Guava could have made, which is checked here, before any item is
+    /// inserted.
     pub(crate) fn set_format(&mut self, format: Format) -> Result<()> {
         match (self, format) {
-            (AnyFilter::Standard(_, f), _) => *f = format,
+            (AnyFilter::Standard(s, f), _) => {
+                if format == Format::Guava {
+                    let fits = match s {
+                        StandardFilter::Classic(c) => {
+                            bloomlab_standard::guava::guava_header(c).map(drop)
+                        }
+                        StandardFilter::Blocked(_) => {
+                            bail!(
+                                "Guava's format holds no blocked filter; use \
+                                 --variant standard or --format native"
+                            )
+                        }
+                    };
+                    fits.map_err(|e| {
+                        anyhow!(
+                            "--format guava: {e}; build with --preset guava \
+                             for Guava's filter, or use --format native"
+                        )
+                    })?;
+                }
+                *f = format;
+            }
             (_, Format::Native) => {}
             (_, Format::Guava) => bail!(
                 "Guava's format holds only standard filters; use \

@@ -1098,3 +1098,33 @@ fn items_from_standard_input() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `--format guava` for a filter Guava could not have made fails before
+/// any item is read into it, says why and what to use instead, and
+/// writes nothing.
+#[test]
+fn guava_format_of_a_non_guava_filter_is_refused_up_front() {
+    let dir = scratch("notguava");
+    let items = dir.join("items.txt");
+    std::fs::write(&items, "a\nb\n").unwrap();
+    let out = dir.join("f.bin");
+    let (items, out_s) = (items.to_str().unwrap(), out.to_str().unwrap());
+    let sized =
+        ["--n", "100", "--p", "0.01", "--input", items, "--out", out_s];
+    for (variant, needle) in [
+        (
+            "standard",
+            "--format guava: the filter is not Guava-compatible: family \
+             xxh3-128 (Guava uses murmur3-x64-128); build with --preset guava",
+        ),
+        ("blocked", "Guava's format holds no blocked filter"),
+        ("counting", "Guava's format holds only standard filters"),
+    ] {
+        let mut args =
+            vec!["build", "--variant", variant, "--format", "guava"];
+        args.extend(sized);
+        fails_with(&args, 1, needle);
+        assert!(!out.exists(), "{variant}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
