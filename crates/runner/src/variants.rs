@@ -178,6 +178,31 @@ impl ScalablePreset {
         }
     }
 
+    /// One line for `bloomlab list`: what the preset reproduces, and
+    /// where it can be named.
+    pub fn description(self) -> &'static str {
+        match self {
+            ScalablePreset::RedisBloom => {
+                "scalable: RedisBloom's BF.RESERVE error capacity \
+                 [EXPANSION s] [NONSCALING], bit for bit (MurmurHash64A, \
+                 r = 0.5, standard layers)"
+            }
+            ScalablePreset::Almeida => {
+                "scalable: Almeida et al.'s slow growth (s = 2, r = 0.85, \
+                 partitioned layers)"
+            }
+            ScalablePreset::AlmeidaFast => {
+                "scalable, experiments: Almeida et al.'s fast growth \
+                 (s = 4, r = 0.75, partitioned layers)"
+            }
+            ScalablePreset::PybloomLive => {
+                "scalable: pybloom-live's ScalableBloomFilter(n0, p, \
+                 growth) settings (r = 0.9, first layer at 0.9 p, \
+                 partitioned layers; bloomlab's hashing)"
+            }
+        }
+    }
+
     /// The layer layout the preset fixes (a point's `layer-layout` is
     /// ignored).
     pub fn layout(self) -> LayerLayout {

@@ -4,12 +4,15 @@ use anyhow::Result;
 use bloomlab_hash::{Family, Reduction, Strategy};
 use serde_json::json;
 
-use bloomlab_runner::{keys, variants::Variant};
+use bloomlab_runner::keys;
+use bloomlab_runner::variants::{ScalablePreset, Variant};
 
 use crate::output;
 
 /// Presets of `bloomlab build --preset` (and, for Guava's, of experiment
-/// grids): another library's filter, reproduced bit for bit.
+/// grids): another library's filter, reproduced bit for bit. The
+/// scalable presets follow, from [`ScalablePreset`] (RedisBloom's bit for
+/// bit; a paper's or pybloom-live's settings).
 const PRESETS: [(&str, &str); 4] = [
     ("guava", "standard: Guava's BloomFilter.create, MURMUR128_MITZ_64"),
     (
@@ -55,6 +58,9 @@ pub(crate) fn run(args: Args) -> Result<()> {
     }
     for (name, desc) in PRESETS {
         rows.push(("preset", name, desc.to_string()));
+    }
+    for p in ScalablePreset::ALL {
+        rows.push(("preset", p.name(), p.description().to_string()));
     }
     for name in keys::BUILT_IN {
         rows.push(("key-set", name, key_set_description(name).to_string()));

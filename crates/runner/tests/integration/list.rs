@@ -58,7 +58,17 @@ fn lists_every_family_strategy_and_reduction() {
     for v in ["standard", "blocked", "counting", "partitioned", "scalable"] {
         assert!(names("variant").iter().any(|n| n == v), "variant {v}");
     }
-    for p in ["guava", "hutool-bitmap", "hutool-bitset"] {
+    // Every preset DESIGN.md names for `build --preset`, and the
+    // experiments' almeida-fast.
+    for p in [
+        "guava",
+        "hutool-bitmap",
+        "hutool-bitset",
+        "redisbloom",
+        "almeida",
+        "almeida-fast",
+        "pybloom-live",
+    ] {
         assert!(names("preset").iter().any(|n| n == p), "preset {p}");
     }
     assert_eq!(
