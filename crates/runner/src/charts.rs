@@ -321,7 +321,20 @@ fn axis_label(v: f64, log: bool, span: f64) -> String {
             _ => format!("1e{e}"),
         };
     }
-    if (1e-2..1e4).contains(&x) { trim_number(x) } else { format!("{x:.1e}") }
+    if (1e-2..1e4).contains(&x) { two_digits(x) } else { format!("{x:.1e}") }
+}
+
+/// `x` to two significant digits (whole from 100 up): a log axis' ticks
+/// between powers of ten fall on `10^0.1` steps, and 1.3 reads better
+/// than 1.2589.
+fn two_digits(x: f64) -> String {
+    let decimals = usize::try_from(1 - x.log10().floor() as i64).unwrap_or(0);
+    let s = format!("{x:.decimals$}");
+    if s.contains('.') {
+        s.trim_end_matches('0').trim_end_matches('.').to_string()
+    } else {
+        s
+    }
 }
 
 fn trim_number(v: f64) -> String {
@@ -1520,6 +1533,19 @@ mod tests {
         assert_eq!(axis_label(-3.0, true, 3.0), "1e-3");
         assert_eq!(axis_label(-1.0, true, 3.0), "0.1");
         assert_eq!(axis_label(-1.5, true, 3.0), "");
+        // Within a decade or so, ticks between powers of ten show two
+        // significant digits (whole numbers from 100).
+        for (v, want) in [
+            (-0.5, "0.32"),
+            (-0.1, "0.79"),
+            (0.1, "1.3"),
+            (0.3, "2"),
+            (0.4, "2.5"),
+            (1.4, "25"),
+            (2.1, "126"),
+        ] {
+            assert_eq!(axis_label(v, true, 1.0), want, "{v}");
+        }
         assert_eq!(axis_label(2.5, false, 3.0), "2.5");
         assert_eq!(si(1_000_000.0), "1M");
         assert_eq!(si(20_000.0), "20k");

@@ -14,13 +14,14 @@ pub(crate) struct Args {
 pub(crate) fn run(args: Args) -> Result<()> {
     let (sums, checks) = report::rebuild(&args.dir)?;
     let held = checks.iter().filter(|c| c.held).count();
+    let invariants = match checks.len() {
+        0 => "the experiment declares no invariants".to_owned(),
+        n => format!("{held} of {n} invariants held"),
+    };
     eprintln!(
-        "rebuilt {}/report.html and charts/ from {} grid points; {} of {} \
-         invariants held",
+        "rebuilt {}/report.html and charts/ from {} grid points; {invariants}",
         args.dir.display(),
         sums.len(),
-        held,
-        checks.len()
     );
     Ok(())
 }

@@ -114,9 +114,33 @@ fn csv_header_charts_and_report_are_written() {
     std::fs::remove_dir_all(out.join("charts")).unwrap();
     std::fs::remove_file(out.join("report.html")).unwrap();
     let o = bloomlab().arg("report").arg(&out).output().unwrap();
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{err}");
+    assert!(err.trim_end().ends_with("; 2 of 2 invariants held"), "{err}");
     assert!(out.join("charts/fpr-vs-load.png").exists());
     assert!(out.join("report.html").exists());
+}
+
+/// An experiment without invariants: `report` says it declares none
+/// (not "0 of 0 held").
+#[test]
+fn report_of_an_experiment_without_invariants() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = tiny("", "").replace(
+        "[invariants]\nno-false-negatives = true\nfpr-consistent = 5.0\n",
+        "",
+    );
+    assert!(!text.contains("[invariants]"));
+    let exp = write(dir.path(), "t.toml", &text);
+    let out = dir.path().join("out");
+    run_into(&exp, &out, &[]);
+    let o = bloomlab().arg("report").arg(&out).output().unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{err}");
+    assert!(
+        err.trim_end().ends_with("; the experiment declares no invariants"),
+        "{err}"
+    );
 }
 
 #[test]
