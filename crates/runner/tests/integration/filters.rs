@@ -46,6 +46,19 @@ fn write_lines(path: &Path, items: &[Value]) {
     std::fs::write(path, text).unwrap();
 }
 
+/// Runs `bloomlab build ARGS --input ITEMS --out OUT`; expects success.
+fn build_ok(args: &[&str], items: &Path, out: &Path) {
+    bloomlab()
+        .arg("build")
+        .args(args)
+        .arg("--input")
+        .arg(items)
+        .arg("--out")
+        .arg(out)
+        .assert()
+        .success();
+}
+
 fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
@@ -67,16 +80,10 @@ fn guava_round_trip_through_the_cli() {
         let out = dir.join("filter.guava");
         let n = c["expectedInsertions"].to_string();
         let p = c["fpp"].to_string();
-        bloomlab()
-            .args(["build", "--variant", "standard", "--preset", "guava"])
-            .args(["--strategy", strategy, "--funnel", funnel])
-            .args(["--n", &n, "--p", &p])
-            .arg("--input")
-            .arg(&items)
-            .arg("--out")
-            .arg(&out)
-            .assert()
-            .success();
+        let guava = ["--variant", "standard", "--preset", "guava"];
+        let sizing = ["--n", &n, "--p", &p];
+        let hashing = ["--strategy", strategy, "--funnel", funnel];
+        build_ok(&[&guava[..], &hashing, &sizing].concat(), &items, &out);
         let bytes = std::fs::read(&out).unwrap();
         assert_eq!(
             hex(&bytes),
@@ -127,14 +134,11 @@ fn query_prints_item_tab_answer() {
     let items = dir.join("items.txt");
     std::fs::write(&items, "a\nb\nc\n").unwrap();
     let out = dir.join("f.bin");
-    bloomlab()
-        .args(["build", "--variant", "standard", "--n", "100", "--p", "0.001"])
-        .arg("--input")
-        .arg(&items)
-        .arg("--out")
-        .arg(&out)
-        .assert()
-        .success();
+    build_ok(
+        &["--variant", "standard", "--n", "100", "--p", "0.001"],
+        &items,
+        &out,
+    );
     let got = bloomlab()
         .args(["query", "--filter", out.to_str().unwrap(), "a", "b", "zzz"])
         .output()
@@ -187,15 +191,8 @@ fn native_format_for_each_layout() {
         ("blocked", vec!["--hash", "xxh3-128"], "xxh3-128"),
     ] {
         let out = dir.join(format!("{variant}.bin"));
-        bloomlab()
-            .args(["build", "--variant", variant, "--m", "8192", "--k", "5"])
-            .args(&extra)
-            .arg("--input")
-            .arg(&items)
-            .arg("--out")
-            .arg(&out)
-            .assert()
-            .success();
+        let shape = ["--variant", variant, "--m", "8192", "--k", "5"];
+        build_ok(&[&shape[..], &extra].concat(), &items, &out);
         let info =
             &json_lines(&["inspect", out.to_str().unwrap(), "--json"])[0];
         assert_eq!(info["format"], "native");
@@ -999,14 +996,11 @@ fn query_into_a_closed_pipe_is_not_an_error() {
     let keys: Vec<String> = (0..200_000).map(|i| i.to_string()).collect();
     std::fs::write(&items, keys.join("\n")).unwrap();
     let filter = dir.join("f.bin");
-    bloomlab()
-        .args(["build", "--variant", "standard", "--n", "1000", "--p", "0.01"])
-        .arg("--input")
-        .arg(&items)
-        .arg("--out")
-        .arg(&filter)
-        .assert()
-        .success();
+    build_ok(
+        &["--variant", "standard", "--n", "1000", "--p", "0.01"],
+        &items,
+        &filter,
+    );
     for json in [false, true] {
         let mut child = std::process::Command::new(
             assert_cmd::cargo::cargo_bin("bloomlab"),
@@ -1048,17 +1042,10 @@ fn items_from_standard_input() {
     let items = dir.join("items.txt");
     std::fs::write(&items, text).unwrap();
     let (from_file, from_stdin) = (dir.join("a.bin"), dir.join("b.bin"));
-    let sized =
-        ["build", "--variant", "standard", "--n", "100", "--p", "0.01"];
+    let sized = ["--variant", "standard", "--n", "100", "--p", "0.01"];
+    build_ok(&sized, &items, &from_file);
     bloomlab()
-        .args(sized)
-        .arg("--input")
-        .arg(&items)
-        .arg("--out")
-        .arg(&from_file)
-        .assert()
-        .success();
-    bloomlab()
+        .arg("build")
         .args(sized)
         .args(["--input", "-", "--out"])
         .arg(&from_stdin)
@@ -1082,6 +1069,7 @@ fn items_from_standard_input() {
     );
 
     let o = bloomlab()
+        .arg("build")
         .args(sized)
         .args(["--funnel", "long", "--input", "-", "--out"])
         .arg(&from_stdin)
