@@ -18,11 +18,13 @@ fi
 step "cargo fmt --check"
 cargo fmt --all -- --check
 
-step "cargo clippy (warnings are errors)"
+# Optional features (`serde`) are linted both off and on, and tested on.
+step "cargo clippy (warnings are errors; default features, then all)"
 cargo clippy --workspace --all-targets --locked -- -D warnings
+cargo clippy --workspace --all-targets --all-features --locked -- -D warnings
 
-step "cargo test"
-cargo test --workspace --locked
+step "cargo test (all features)"
+cargo test --workspace --all-features --locked
 
 step "scalable growth 1,000 -> 1e6 at its target FPR (release: slow in debug)"
 cargo test --release --locked -p bloomlab-scalable --test integration -- \
@@ -36,6 +38,6 @@ for experiment in experiments/*.toml; do
 done
 
 step "cargo doc (warnings are errors)"
-RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --locked
+RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --all-features --locked
 
 step "all checks passed"

@@ -405,7 +405,7 @@ mod tests {
             Err(Error::Truncated { needed: 16, available: 12, .. })
         ));
         assert_eq!(r.position(), 4);
-        assert_eq!(r.words(0, "words").unwrap(), []);
+        assert_eq!(r.words(0, "words").unwrap(), [0u64; 0]);
         assert_eq!(r.words(1, "words").unwrap(), [0]);
     }
 

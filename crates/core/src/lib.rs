@@ -20,6 +20,8 @@ crate, so each module has one job and every formula names its source:
   on Linux.
 * [`framing`]: the byte framing of bloomlab's file formats, a
   bounds-checked reader, a checksumming writer and the checksum.
+* `serde_file` (feature `serde`): how the filter crates serialize a
+  filter with serde, as the bytes of its file.
 
 # Example
 
@@ -41,6 +43,12 @@ assert!((exact.value / classical - 1.0).abs() < 1e-5);
 # Ok::<(), bloomlab_core::Error>(())
 ```
 
+# Crate features
+
+* `serde`: the `serde_file` module, which the filter crates' own `serde`
+  features use to implement `Serialize` and `Deserialize`. Off by
+  default.
+
 # Other crates
 
 * `bloomlab-hash` turns keys into bits: funnels, hash families and index
@@ -56,6 +64,8 @@ mod error;
 mod filter;
 pub mod framing;
 mod prefetch;
+#[cfg(feature = "serde")]
+pub mod serde_file;
 pub mod sizing;
 pub mod stats;
 pub mod theory;

@@ -118,6 +118,14 @@ never allocate more than the input holds; [`is_counting`] tells a
 counting filter's file from other bloomlab files.
 [`CountingBloomFilter::info`] is what `bloomlab inspect` prints.
 
+# Crate features
+
+* `serde` (off by default): `Serialize` and `Deserialize` for
+  [`CountingBloomFilter`], as the bytes of its file
+  ([`CountingBloomFilter::to_bytes`]: counters, configuration and
+  statistics), checked on the way in as [`CountingBloomFilter::read`]
+  checks a file.
+
 # Other crates
 
 * `bloomlab-hash`: funnels, hash families and index strategies.
@@ -137,6 +145,8 @@ mod fast;
 mod filter;
 mod format;
 mod probes;
+#[cfg(feature = "serde")]
+mod serde_impls;
 
 pub use bloomlab_standard::{Config, Size};
 pub use counters::CounterWidth;

@@ -84,6 +84,18 @@ pub enum Error {
          read it with the crate of its variant"
     )]
     WrongVariant(u8),
+    /// A file holds another of this crate's filters than the reader's
+    /// (`HutoolBitSet::read` of a general filter's file, ...).
+    #[error(
+        "the file holds a {found} filter, not a {expected} one: read it \
+         with AnyPartitioned::read, which takes any"
+    )]
+    WrongPreset {
+        /// The filter the reader makes.
+        expected: &'static str,
+        /// The filter the file holds.
+        found: &'static str,
+    },
     /// A field of a serialized filter holds an impossible value.
     #[error("corrupt input: {what} = {value}: {reason}")]
     Corrupt {

@@ -30,6 +30,88 @@ const PRESET_HUTOOL_BITSET: u8 = 2;
 const LAYOUT_STRATEGY: u8 = 0;
 const LAYOUT_SLICES: u8 = 1;
 
+/// One of this crate's filters, borrowed: what [`write_file`] writes,
+/// so that each type saves itself without a copy.
+#[derive(Clone, Copy)]
+enum Borrowed<'a> {
+    General(&'a PartitionedBloomFilter),
+    BitMap(&'a HutoolBitMap),
+    BitSet(&'a HutoolBitSet),
+}
+
+/// Writes the file of `f` to `out` and returns it.
+fn write_file<W: Write>(f: Borrowed<'_>, out: W) -> Result<W> {
+    let mut w = Writer::new(out);
+    w.bytes(&MAGIC)?;
+    w.u16(VERSION)?;
+    w.u8(VARIANT_PARTITIONED)?;
+    w.u8(0)?;
+    let bits = match f {
+        Borrowed::General(f) => {
+            w.u8(PRESET_NONE)?;
+            write_layout(&mut w, &f.layout())?;
+            f.bit_array()
+        }
+        Borrowed::BitMap(f) => {
+            w.u8(PRESET_HUTOOL_BITMAP)?;
+            w.i32(f.m())?;
+            w.u32(f.filters().len() as u32)?;
+            for &(class, size) in f.filters() {
+                w.name(class.java_name())?;
+                w.u64(size as u64)?;
+            }
+            f.as_partitioned().bit_array()
+        }
+        Borrowed::BitSet(f) => {
+            w.u8(PRESET_HUTOOL_BITSET)?;
+            w.i32(f.c())?;
+            w.i32(f.n())?;
+            w.i32(f.k())?;
+            f.bit_array()
+        }
+    };
+    w.u64(bits.bit_len())?;
+    w.u64(bits.words().len() as u64)?;
+    w.words(bits.words().iter().copied())?;
+    Ok(w.finish()?)
+}
+
+/// The name a file's filter goes by in [`Error::WrongPreset`].
+fn kind(f: &AnyPartitioned) -> &'static str {
+    f.preset().unwrap_or("general partitioned")
+}
+
+/// Saving and reading each filter type by itself: the file of
+/// [`AnyPartitioned`] holding it.
+macro_rules! file_methods {
+    ($ty:ty, $variant:ident, $borrowed:ident, $name:literal) => {
+        impl $ty {
+            /// The filter's file (`FORMAT.md`), as
+            /// [`AnyPartitioned::to_bytes`] writes it.
+            pub fn to_bytes(&self) -> Result<Vec<u8>> {
+                write_file(Borrowed::$borrowed(self), Vec::new())
+            }
+
+            /// Reads a file holding this type of filter (see
+            /// [`AnyPartitioned::read`]); a file of another of this
+            /// crate's filters is [`Error::WrongPreset`].
+            pub fn read(bytes: &[u8]) -> Result<Self> {
+                match AnyPartitioned::read(bytes)? {
+                    AnyPartitioned::$variant(f) => Ok(f),
+                    other => Err(Error::WrongPreset {
+                        expected: $name,
+                        found: kind(&other),
+                    }),
+                }
+            }
+        }
+    };
+}
+
+file_methods!(PartitionedBloomFilter, General, General, "general partitioned");
+file_methods!(HutoolBitMap, HutoolBitMap, BitMap, "hutool-bitmap");
+file_methods!(HutoolBitSet, HutoolBitSet, BitSet, "hutool-bitset");
+
 /// Any filter of this crate: what a file holds and what the CLI handles.
 ///
 /// ```
@@ -106,39 +188,15 @@ impl AnyPartitioned {
 
     /// Writes the file to `out` and returns it.
     pub fn write_to<W: Write>(&self, out: W) -> Result<W> {
-        let mut w = Writer::new(out);
-        w.bytes(&MAGIC)?;
-        w.u16(VERSION)?;
-        w.u8(VARIANT_PARTITIONED)?;
-        w.u8(0)?;
-        let bits = match self {
-            AnyPartitioned::General(f) => {
-                w.u8(PRESET_NONE)?;
-                write_layout(&mut w, &f.layout())?;
-                f.bit_array()
-            }
-            AnyPartitioned::HutoolBitMap(f) => {
-                w.u8(PRESET_HUTOOL_BITMAP)?;
-                w.i32(f.m())?;
-                w.u32(f.filters().len() as u32)?;
-                for &(class, size) in f.filters() {
-                    w.name(class.java_name())?;
-                    w.u64(size as u64)?;
-                }
-                f.as_partitioned().bit_array()
-            }
-            AnyPartitioned::HutoolBitSet(f) => {
-                w.u8(PRESET_HUTOOL_BITSET)?;
-                w.i32(f.c())?;
-                w.i32(f.n())?;
-                w.i32(f.k())?;
-                f.bit_array()
-            }
-        };
-        w.u64(bits.bit_len())?;
-        w.u64(bits.words().len() as u64)?;
-        w.words(bits.words().iter().copied())?;
-        Ok(w.finish()?)
+        write_file(self.borrowed(), out)
+    }
+
+    fn borrowed(&self) -> Borrowed<'_> {
+        match self {
+            AnyPartitioned::General(f) => Borrowed::General(f),
+            AnyPartitioned::HutoolBitMap(f) => Borrowed::BitMap(f),
+            AnyPartitioned::HutoolBitSet(f) => Borrowed::BitSet(f),
+        }
     }
 
     /// Reads a file. Never panics, and allocates nothing the input does

@@ -61,10 +61,20 @@ Every filter implements [`bloomlab_core::Filter`] (variant
 
 # Untrusted input
 
-[`AnyPartitioned::read`] never panics and never allocates more than the
+[`AnyPartitioned::read`] (and each type's own `read`, such as
+[`PartitionedBloomFilter::read`], and with the `serde` feature its
+`Deserialize`) never panics and never allocates more than the
 input's length justifies: a truncated file, an unknown name, a zero or
 absurd slice count or size, trailing bytes or a bad checksum are
 [`Error`]s.
+
+# Crate features
+
+* `serde` (off by default): `Serialize` and `Deserialize` for
+  [`PartitionedBloomFilter`], [`HutoolBitMap`], [`HutoolBitSet`] and
+  [`AnyPartitioned`], each as the bytes of its file
+  ([`PartitionedBloomFilter::to_bytes`]), checked on the way in as a file
+  is.
 
 # Other crates
 
@@ -82,6 +92,8 @@ mod error;
 mod format;
 mod hutool;
 mod partitioned;
+#[cfg(feature = "serde")]
+mod serde_impls;
 mod walk;
 
 pub use error::{Error, Result};

@@ -88,6 +88,13 @@ layers apart (`bloomlab-redis`).
 [`ScalableBloomFilter::redis_scandump`] /
 [`ScalableBloomFilter::from_redis_scandump`]: RedisBloom's.
 
+# Crate features
+
+* `serde` (off by default): `Serialize` and `Deserialize` for
+  [`ScalableBloomFilter`], as the bytes of its file
+  ([`ScalableBloomFilter::to_bytes`]), checked on the way in as
+  [`ScalableBloomFilter::read`] checks a file.
+
 # Other crates
 
 * `bloomlab-core`: bit arrays, the [`bloomlab_core::Filter`] trait, and
@@ -113,6 +120,8 @@ mod parts;
 mod probe;
 pub mod redis;
 mod scalable;
+#[cfg(feature = "serde")]
+mod serde_impls;
 
 pub use config::{
     BLOCK_BITS, Config, Layout, MAX_BLOCKED_K, Pairing, Probe, Sizing,

@@ -79,6 +79,20 @@ pub enum Error {
     /// A native file of an unknown variant.
     #[error("unknown filter variant {0}")]
     UnknownVariant(u8),
+    /// A file holds a filter of another layout than the reader's
+    /// (`BloomFilter::read` of a blocked filter, or the reverse).
+    #[error(
+        "the file holds a {found} filter, not a {expected} one: read it \
+         with {hint} (or read_any, which takes either)"
+    )]
+    WrongLayout {
+        /// The layout the reader makes.
+        expected: &'static str,
+        /// The layout the file holds.
+        found: &'static str,
+        /// The reader for what the file holds.
+        hint: &'static str,
+    },
     /// A field of a serialized filter holds an impossible value.
     #[error("corrupt filter: {field} = {value}: {reason}")]
     Corrupt {

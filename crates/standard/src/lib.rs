@@ -64,10 +64,23 @@ experiment runner drives.
 
 # Untrusted input
 
-Readers ([`read_any`], [`guava::read_guava`], [`read_native`]) never
+Readers ([`BloomFilter::read`], [`BlockedBloomFilter::read`],
+[`read_any`], [`guava::read_guava`], [`read_native`], and with the
+`serde` feature each filter's `Deserialize`) never
 panic and never allocate more than the input's length justifies: a
 truncated file, an unknown strategy or variant, a zero or absurd word
 count, trailing bytes or a bad checksum are [`Error`]s.
+
+# Crate features
+
+* `serde` (off by default): `Serialize` and `Deserialize` for
+  [`BloomFilter`], [`BlockedBloomFilter`], [`AtomicBloomFilter`] (a
+  snapshot of its bits) and [`StandardFilter`]. A filter serializes as
+  the bytes of its bloomlab file ([`BloomFilter::to_bytes`]), so a filter
+  inside a JSON, bincode or postcard document is the same bytes as on
+  disk, and deserializing checks it as [`read_native`] checks a file: a
+  corrupt filter is the document's error, never a panic. `BloomFilter`
+  and `StandardFilter` also deserialize Guava's `writeTo` bytes.
 
 # Other crates
 
@@ -89,6 +102,8 @@ mod error;
 pub mod guava;
 mod kernel;
 mod native;
+#[cfg(feature = "serde")]
+mod serde_impls;
 mod split;
 
 pub use atomic::AtomicBloomFilter;

@@ -331,41 +331,139 @@ pub fn read_any(bytes: &[u8]) -> Result<Loaded> {
 
 /// Writes a filter in bloomlab's native format (`FORMAT.md`).
 pub fn write_native<W: Write>(f: &StandardFilter, out: W) -> Result<()> {
+    match f {
+        StandardFilter::Classic(c) => write_classic(c, out),
+        StandardFilter::Blocked(b) => write_blocked(b, out),
+    }
+}
+
+/// [`write_native`] of a classic filter, borrowed.
+fn write_classic<W: Write>(c: &BloomFilter, out: W) -> Result<()> {
+    let cfg = c.config();
     let mut w = Writer::new(out);
     w.bytes(&MAGIC)?;
     w.u16(VERSION)?;
-    match f {
-        StandardFilter::Classic(c) => {
-            let cfg = c.config();
-            w.u8(VARIANT_STANDARD)?;
-            w.u8(0)?;
-            w.name(cfg.family.name())?;
-            w.name(cfg.strategy.name())?;
-            w.name(cfg.reduction.name())?;
-            w.u64(cfg.seed as u64)?;
-            w.u64(c.bits())?;
-            w.u32(c.hash_count())?;
-            w.u64(0)?;
-            let words = c.bit_array().words();
-            w.u64(words.len() as u64)?;
-            w.words(words.iter().copied())?;
-        }
-        StandardFilter::Blocked(b) => {
-            w.u8(VARIANT_BLOCKED)?;
-            w.u8(0)?;
-            w.name(b.family().name())?;
-            w.name(b.scheme().name())?;
-            w.name(Reduction::MultiplyShift.name())?;
-            w.u64(b.seed())?;
-            w.u64(b.bits())?;
-            w.u32(b.hash_count())?;
-            w.u64(b.block_bits())?;
-            w.u64(b.bits() / 64)?;
-            w.words(b.words())?;
-        }
-    }
+    w.u8(VARIANT_STANDARD)?;
+    w.u8(0)?;
+    w.name(cfg.family.name())?;
+    w.name(cfg.strategy.name())?;
+    w.name(cfg.reduction.name())?;
+    w.u64(cfg.seed as u64)?;
+    w.u64(c.bits())?;
+    w.u32(c.hash_count())?;
+    w.u64(0)?;
+    let words = c.bit_array().words();
+    w.u64(words.len() as u64)?;
+    w.words(words.iter().copied())?;
     w.finish()?;
     Ok(())
+}
+
+/// [`write_native`] of a blocked filter, borrowed.
+fn write_blocked<W: Write>(b: &BlockedBloomFilter, out: W) -> Result<()> {
+    let mut w = Writer::new(out);
+    w.bytes(&MAGIC)?;
+    w.u16(VERSION)?;
+    w.u8(VARIANT_BLOCKED)?;
+    w.u8(0)?;
+    w.name(b.family().name())?;
+    w.name(b.scheme().name())?;
+    w.name(Reduction::MultiplyShift.name())?;
+    w.u64(b.seed())?;
+    w.u64(b.bits())?;
+    w.u32(b.hash_count())?;
+    w.u64(b.block_bits())?;
+    w.u64(b.bits() / 64)?;
+    w.words(b.words())?;
+    w.finish()?;
+    Ok(())
+}
+
+/// Bytes to reserve for a file of `words` words: the header is short.
+fn file_capacity(words: u64) -> usize {
+    usize::try_from(words.saturating_mul(8)).unwrap_or(0).saturating_add(128)
+}
+
+impl BloomFilter {
+    /// Writes the filter in bloomlab's format (`FORMAT.md`), whatever
+    /// its configuration; [`guava::write_guava`] writes Guava's.
+    pub fn write<W: Write>(&self, out: W) -> Result<()> {
+        write_classic(self, out)
+    }
+
+    /// The filter in bloomlab's format, as bytes ([`write`](Self::write)).
+    ///
+    /// ```
+    /// use bloomlab_standard::BloomFilter;
+    ///
+    /// let mut f = BloomFilter::new(1000, 0.01)?;
+    /// f.insert("alice");
+    /// let bytes = f.to_bytes()?;
+    /// let back = BloomFilter::read(&bytes)?;
+    /// assert_eq!(back, f);
+    /// assert!(back.contains("alice"));
+    /// # Ok::<(), bloomlab_standard::Error>(())
+    /// ```
+    pub fn to_bytes(&self) -> Result<Vec<u8>> {
+        let mut out = Vec::with_capacity(file_capacity(self.bits() / 64));
+        self.write(&mut out)?;
+        Ok(out)
+    }
+
+    /// Reads a classic filter from bloomlab's format or Guava's (told
+    /// apart by their first bytes, as [`read_any`]). A file holding a
+    /// blocked filter is [`Error::WrongLayout`]; a corrupt or truncated
+    /// one is an error, never a panic (see [`read_native`]).
+    pub fn read(bytes: &[u8]) -> Result<BloomFilter> {
+        match read_any(bytes)?.filter {
+            StandardFilter::Classic(f) => Ok(f),
+            StandardFilter::Blocked(_) => Err(Error::WrongLayout {
+                expected: "classic",
+                found: "blocked",
+                hint: "BlockedBloomFilter::read",
+            }),
+        }
+    }
+}
+
+impl BlockedBloomFilter {
+    /// Writes the filter in bloomlab's format (`FORMAT.md`).
+    pub fn write<W: Write>(&self, out: W) -> Result<()> {
+        write_blocked(self, out)
+    }
+
+    /// The filter in bloomlab's format, as bytes ([`write`](Self::write)).
+    ///
+    /// ```
+    /// use bloomlab_standard::BlockedBloomFilter;
+    ///
+    /// let mut f = BlockedBloomFilter::new(1000, 0.01)?;
+    /// f.insert(&42u64);
+    /// let back = BlockedBloomFilter::read(&f.to_bytes()?)?;
+    /// assert_eq!(back, f);
+    /// assert!(back.contains(&42u64));
+    /// # Ok::<(), bloomlab_standard::Error>(())
+    /// ```
+    pub fn to_bytes(&self) -> Result<Vec<u8>> {
+        let mut out = Vec::with_capacity(file_capacity(self.bits() / 64));
+        self.write(&mut out)?;
+        Ok(out)
+    }
+
+    /// Reads a blocked filter from bloomlab's format. A file holding a
+    /// classic filter (or Guava's) is [`Error::WrongLayout`]; a corrupt
+    /// or truncated one is an error, never a panic (see
+    /// [`read_native`]).
+    pub fn read(bytes: &[u8]) -> Result<BlockedBloomFilter> {
+        match read_any(bytes)?.filter {
+            StandardFilter::Blocked(f) => Ok(f),
+            StandardFilter::Classic(_) => Err(Error::WrongLayout {
+                expected: "blocked",
+                found: "classic",
+                hint: "BloomFilter::read",
+            }),
+        }
+    }
 }
 
 /// Reads a filter in bloomlab's native format. Every length is checked

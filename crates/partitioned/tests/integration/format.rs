@@ -165,3 +165,39 @@ fn hutool_presets_are_validated_on_read() {
     reseal(&mut b);
     assert!(AnyPartitioned::read(&b).is_err());
 }
+
+#[test]
+fn each_type_saves_and_reads_itself() {
+    let mut general = PartitionedBloomFilter::new(500, 0.01).unwrap();
+    let mut bitset = HutoolBitSet::new(1000, 300, 8).unwrap();
+    for i in 0..200u64 {
+        general.insert(&i);
+        bitset.add(&i.to_string());
+    }
+    // The same bytes as through AnyPartitioned, without a copy.
+    let bytes = general.to_bytes().unwrap();
+    let via_any = AnyPartitioned::from(general.clone()).to_bytes().unwrap();
+    assert_eq!(bytes, via_any);
+    assert_eq!(PartitionedBloomFilter::read(&bytes).unwrap(), general);
+    let set_bytes = bitset.to_bytes().unwrap();
+    assert_eq!(HutoolBitSet::read(&set_bytes).unwrap(), bitset);
+
+    // Another type's file says which it holds and how to read it.
+    let err = HutoolBitSet::read(&bytes).unwrap_err();
+    assert!(matches!(
+        err,
+        Error::WrongPreset {
+            expected: "hutool-bitset",
+            found: "general partitioned"
+        }
+    ));
+    assert!(err.to_string().contains("AnyPartitioned::read"), "{err}");
+    let err = HutoolBitMap::read(&set_bytes).unwrap_err();
+    assert!(err.to_string().starts_with("the file holds a hutool-bitset"));
+
+    // Corrupt input is still an error.
+    let mut bad = bytes.clone();
+    bad[40] ^= 1;
+    assert!(PartitionedBloomFilter::read(&bad).is_err());
+    assert!(PartitionedBloomFilter::read(&bytes[..30]).is_err());
+}

@@ -162,3 +162,42 @@ fn describe_shows_what_inspect_needs() {
     let info = s.describe(Format::Native);
     assert_eq!((info.variant, info.block_bits), ("blocked", Some(512)));
 }
+
+#[test]
+fn each_filter_saves_and_reads_itself() {
+    let mut f = BloomFilter::new(1000, 0.01).unwrap();
+    let mut b = BlockedBloomFilter::new(1000, 0.01).unwrap();
+    for i in 0..300u64 {
+        f.insert(&i);
+        b.insert(&i);
+    }
+    // The same bytes as through StandardFilter, without giving f up.
+    let bytes = f.to_bytes().unwrap();
+    let via_enum = StandardFilter::from(f.clone()).to_bytes(Format::Native);
+    assert_eq!(bytes, via_enum.unwrap());
+    assert_eq!(BloomFilter::read(&bytes).unwrap(), f);
+    let mut written = Vec::new();
+    b.write(&mut written).unwrap();
+    assert_eq!(written, b.to_bytes().unwrap());
+    assert_eq!(BlockedBloomFilter::read(&written).unwrap(), b);
+
+    // Guava's bytes are a classic filter.
+    let mut g = bloomlab_standard::guava::create_default(100).unwrap();
+    g.insert("x");
+    let guava = StandardFilter::from(g.clone()).to_bytes(Format::Guava);
+    assert_eq!(BloomFilter::read(&guava.unwrap()).unwrap(), g);
+
+    // The other layout's file names the reader to use.
+    let err = BlockedBloomFilter::read(&bytes).unwrap_err();
+    assert!(matches!(err, Error::WrongLayout { found: "classic", .. }));
+    assert!(err.to_string().contains("read it with BloomFilter::read"));
+    let err = BloomFilter::read(&written).unwrap_err();
+    assert!(err.to_string().contains("BlockedBloomFilter::read"), "{err}");
+
+    // Corrupt input is an error.
+    let mut bad = bytes.clone();
+    bad[30] ^= 0x40;
+    assert!(BloomFilter::read(&bad).is_err());
+    assert!(BloomFilter::read(&bytes[..bytes.len() - 1]).is_err());
+    assert!(matches!(BloomFilter::read(&[]), Err(Error::UnknownFormat(_))));
+}
