@@ -163,9 +163,19 @@ impl<T: Pod + Hash> Hash for Words<T> {
     }
 }
 
-impl<T: Pod + std::fmt::Debug> std::fmt::Debug for Words<T> {
+/// A summary, not the elements: a filter's `Debug` (and so `dbg!` or a
+/// failed `assert_eq!` of two filters) would otherwise print megabytes.
+impl<T: Pod> std::fmt::Debug for Words<T> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_list().entries(self.iter()).finish()
+        let nonzero = self
+            .iter()
+            .filter(|x| bytemuck::bytes_of(*x).iter().any(|&b| b != 0))
+            .count();
+        f.debug_struct("Words")
+            .field("len", &self.len())
+            .field("nonzero", &nonzero)
+            .field("huge_page_mapping", &self.is_huge_page_mapping())
+            .finish()
     }
 }
 
@@ -209,6 +219,17 @@ mod tests {
             assert!(big.clone().is_huge_page_mapping());
             assert!(!Words::<u64>::zeroed(8).unwrap().is_huge_page_mapping());
         }
+    }
+
+    #[test]
+    fn debug_is_a_summary_not_the_elements() {
+        let mut w: Words = Words::zeroed(100_000).unwrap();
+        w[7] = 1;
+        w[99_999] = u64::MAX;
+        assert_eq!(
+            format!("{w:?}"),
+            "Words { len: 100000, nonzero: 2, huge_page_mapping: false }"
+        );
     }
 
     /// A 64-byte line, as a blocked filter keeps its words.

@@ -201,3 +201,16 @@ fn each_filter_saves_and_reads_itself() {
     assert!(BloomFilter::read(&bytes[..bytes.len() - 1]).is_err());
     assert!(matches!(BloomFilter::read(&[]), Err(Error::UnknownFormat(_))));
 }
+
+#[test]
+fn debug_output_is_short_whatever_the_size() {
+    // 1.2 MB of bits or lines: Debug shows parameters and a summary of
+    // the storage, not the words.
+    let mut f = BloomFilter::new(1_000_000, 0.01).unwrap();
+    let mut b = BlockedBloomFilter::new(1_000_000, 0.01).unwrap();
+    f.insert(&1u64);
+    b.insert(&1u64);
+    let (fd, bd) = (format!("{f:?}"), format!("{b:?}"));
+    assert!(fd.len() < 1000 && fd.contains("ones: 7"), "{fd}");
+    assert!(bd.len() < 1000 && bd.contains("nonzero: 1"), "{bd}");
+}
