@@ -75,7 +75,7 @@ pub use bits::{AtomicBitArray, BitArray};
 pub use error::{Error, Result};
 pub use filter::Filter;
 pub use prefetch::{
-    PREFETCH_MIN_BYTES, QUERY_BRANCH_MIN_BYTES, prefetch, prefetch_l2,
-    worth_prefetching,
+    EXTEND_BATCH, PREFETCH_MIN_BYTES, QUERY_BRANCH_MIN_BYTES, for_each_batch,
+    prefetch, prefetch_l2, worth_prefetching,
 };
 pub use words::Words;

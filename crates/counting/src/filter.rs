@@ -1243,6 +1243,26 @@ fn zeroed_words(width: CounterWidth, m: u64) -> Result<Words> {
         .ok_or_else(|| Error::invalid("m", m, "cannot allocate the counters"))
 }
 
+/// Inserts every key, as [`CountingBloomFilter::insert_many`] does, a batch of
+/// [`bloomlab_core::EXTEND_BATCH`] keys at a time (so large filters get
+/// the batch's prefetching).
+///
+/// ```
+/// use bloomlab_counting::CountingBloomFilter;
+///
+/// let mut f = CountingBloomFilter::new(10_000, 0.01)?;
+/// f.extend(["a", "b", "a"]);
+/// assert_eq!(f.count_estimate("a"), 2);
+/// # Ok::<(), bloomlab_counting::Error>(())
+/// ```
+impl<K: Funnel> Extend<K> for CountingBloomFilter {
+    fn extend<I: IntoIterator<Item = K>>(&mut self, keys: I) {
+        bloomlab_core::for_each_batch(keys, |batch| {
+            self.insert_many(batch);
+        });
+    }
+}
+
 impl Filter for CountingBloomFilter {
     fn variant(&self) -> &'static str {
         "counting"

@@ -1049,6 +1049,26 @@ fn count_range(words: &[u64], start: u64, len: u64) -> u64 {
     total
 }
 
+/// Inserts every key, as [`PartitionedBloomFilter::insert_many`] does, a batch of
+/// [`bloomlab_core::EXTEND_BATCH`] keys at a time (so large filters get
+/// the batch's prefetching).
+///
+/// ```
+/// use bloomlab_partitioned::PartitionedBloomFilter;
+///
+/// let mut f = PartitionedBloomFilter::new(10_000, 0.01)?;
+/// f.extend(&[7u64, 8, 9]);
+/// assert!(f.contains(&8u64));
+/// # Ok::<(), bloomlab_partitioned::Error>(())
+/// ```
+impl<K: Funnel> Extend<K> for PartitionedBloomFilter {
+    fn extend<I: IntoIterator<Item = K>>(&mut self, keys: I) {
+        bloomlab_core::for_each_batch(keys, |batch| {
+            self.insert_many(batch);
+        });
+    }
+}
+
 impl Filter for PartitionedBloomFilter {
     fn variant(&self) -> &'static str {
         "partitioned"

@@ -854,6 +854,26 @@ pub(crate) fn check_shape(
     Ok((blocks, block_bits.trailing_zeros()))
 }
 
+/// Inserts every key, as [`BlockedBloomFilter::insert_many`] does, a batch of
+/// [`bloomlab_core::EXTEND_BATCH`] keys at a time (so large filters get
+/// the batch's prefetching).
+///
+/// ```
+/// use bloomlab_standard::BlockedBloomFilter;
+///
+/// let mut f = BlockedBloomFilter::new(10_000, 0.01)?;
+/// f.extend(vec![String::from("alice"), String::from("bob")]);
+/// assert!(f.contains("alice"));
+/// # Ok::<(), bloomlab_standard::Error>(())
+/// ```
+impl<K: Funnel> Extend<K> for BlockedBloomFilter {
+    fn extend<I: IntoIterator<Item = K>>(&mut self, keys: I) {
+        bloomlab_core::for_each_batch(keys, |batch| {
+            self.insert_many(batch);
+        });
+    }
+}
+
 impl Filter for BlockedBloomFilter {
     fn variant(&self) -> &'static str {
         "blocked"

@@ -703,6 +703,27 @@ pub(crate) fn check_compatible(a: &Probes, b: &Probes) -> Result<()> {
     Ok(())
 }
 
+/// Inserts every key, as [`BloomFilter::insert_many`] does, a batch of
+/// [`bloomlab_core::EXTEND_BATCH`] keys at a time (so large filters get
+/// the batch's prefetching).
+///
+/// ```
+/// use bloomlab_standard::BloomFilter;
+///
+/// let mut f = BloomFilter::new(10_000, 0.01)?;
+/// f.extend(["alice", "bob"]);
+/// f.extend(0..1000u64);
+/// assert!(f.contains("bob") && f.contains(&999u64));
+/// # Ok::<(), bloomlab_standard::Error>(())
+/// ```
+impl<K: Funnel> Extend<K> for BloomFilter {
+    fn extend<I: IntoIterator<Item = K>>(&mut self, keys: I) {
+        bloomlab_core::for_each_batch(keys, |batch| {
+            self.insert_many(batch);
+        });
+    }
+}
+
 impl Filter for BloomFilter {
     fn variant(&self) -> &'static str {
         "standard"

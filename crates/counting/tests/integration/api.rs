@@ -263,3 +263,17 @@ fn debug_output_is_short_whatever_the_size() {
     let d = format!("{f:?}");
     assert!(d.len() < 2000 && d.contains("nonzero: "), "{d}");
 }
+
+#[test]
+fn extend_counts_as_inserting_one_key_at_a_time() {
+    let keys: Vec<String> =
+        (0..3000).map(|i| format!("k{}", i % 2000)).collect();
+    let mut one = CountingBloomFilter::new(5000, 0.01).unwrap();
+    keys.iter().for_each(|k| {
+        one.insert(k);
+    });
+    let mut ext = CountingBloomFilter::new(5000, 0.01).unwrap();
+    ext.extend(&keys);
+    assert_eq!(ext.to_bytes().unwrap(), one.to_bytes().unwrap());
+    assert_eq!(ext.count_estimate("k5"), 2);
+}

@@ -207,3 +207,14 @@ fn drives_through_the_filter_trait() {
     assert!(f.bits_set() <= 4 * 7); // 4 keys, one bit per slice each
     assert!(f.bytes_of_memory() >= (f.bits() / 8) as usize);
 }
+
+#[test]
+fn extend_sets_the_bits_of_inserting_one_key_at_a_time() {
+    let mut one =
+        bloomlab_partitioned::PartitionedBloomFilter::new(5000, 0.01).unwrap();
+    (0..2500u64).for_each(|k| one.add(&k));
+    let mut ext =
+        bloomlab_partitioned::PartitionedBloomFilter::new(5000, 0.01).unwrap();
+    ext.extend(0..2500u64);
+    assert_eq!(ext, one);
+}

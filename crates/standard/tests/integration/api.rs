@@ -214,3 +214,23 @@ fn debug_output_is_short_whatever_the_size() {
     assert!(fd.len() < 1000 && fd.contains("ones: 7"), "{fd}");
     assert!(bd.len() < 1000 && bd.contains("nonzero: 1"), "{bd}");
 }
+
+#[test]
+fn extend_sets_the_bits_of_inserting_one_key_at_a_time() {
+    // 5,000 keys: several batches and a short last one; the 1e7-key
+    // classic filter (12 MB) takes insert_many's prefetching path.
+    let keys: Vec<u64> =
+        (0..5000u64).map(|i| i.wrapping_mul(0x9e37_79b9)).collect();
+    for n in [10_000u64, 10_000_000] {
+        let mut one = BloomFilter::new(n, 0.01).unwrap();
+        keys.iter().for_each(|k| one.add(k));
+        let mut ext = BloomFilter::new(n, 0.01).unwrap();
+        ext.extend(keys.iter().copied());
+        assert_eq!(ext, one, "n = {n}");
+    }
+    let mut one = BlockedBloomFilter::new(10_000, 0.01).unwrap();
+    keys.iter().for_each(|k| one.add(k));
+    let mut ext = BlockedBloomFilter::new(10_000, 0.01).unwrap();
+    ext.extend(&keys);
+    assert_eq!(ext, one);
+}
