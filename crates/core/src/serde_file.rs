@@ -155,6 +155,19 @@ mod tests {
     }
 
     #[test]
+    fn a_byte_string_goes_to_the_reader() {
+        // What binary formats (bincode, postcard, CBOR) hand over.
+        use serde::de::value::{BytesDeserializer, Error};
+        let ok =
+            deserialize(BytesDeserializer::<Error>::new(b"ok"), "x", read_ok);
+        assert_eq!(ok.ok(), Some("read"));
+        let bad =
+            deserialize(BytesDeserializer::<Error>::new(b"no!"), "x", read_ok);
+        let msg = bad.err().map(|e| e.to_string()).unwrap_or_default();
+        assert_eq!(msg, "bad file of 3 bytes");
+    }
+
+    #[test]
     fn a_value_of_another_type_names_what_was_expected() {
         let err = serde_json::from_str::<Ok2>("42").err();
         let msg = err.map(|e| e.to_string()).unwrap_or_default();

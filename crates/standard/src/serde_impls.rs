@@ -115,6 +115,18 @@ mod tests {
     }
 
     #[test]
+    fn a_byte_string_deserializes_as_binary_formats_give_it() {
+        use serde::de::value::{BytesDeserializer, Error};
+        let mut f = BlockedBloomFilter::new(100, 0.01).unwrap();
+        f.insert("a");
+        let bytes = f.to_bytes().unwrap();
+        let d = BytesDeserializer::<Error>::new(&bytes);
+        assert_eq!(BlockedBloomFilter::deserialize(d).ok(), Some(f));
+        let d = BytesDeserializer::<Error>::new(&bytes[..bytes.len() - 1]);
+        assert!(BlockedBloomFilter::deserialize(d).is_err());
+    }
+
+    #[test]
     fn guava_bytes_deserialize_as_a_classic_filter() {
         let mut g = guava::create(100, 0.03, Strategy::GuavaMitz64).unwrap();
         g.insert("x");
