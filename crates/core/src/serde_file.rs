@@ -43,6 +43,41 @@ use std::fmt::{self, Display};
 use serde::de::{self, SeqAccess, Visitor};
 use serde::{Deserializer, Serializer};
 
+#[doc(hidden)]
+pub use serde as __serde;
+
+/// Implements `Serialize` and `Deserialize` for a filter type with a
+/// `to_bytes(&self) -> Result<Vec<u8>, E>` and a
+/// `read(&[u8]) -> Result<Self, E>` (`E: Display`), through
+/// [`serialize`] and [`deserialize`]; `$expecting` names the filter in a
+/// format's "invalid type" message. For the filter crates' own use.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! serde_via_file {
+    ($ty:ty, $expecting:literal) => {
+        impl $crate::serde_file::__serde::Serialize for $ty {
+            fn serialize<S>(
+                &self,
+                s: S,
+            ) -> ::core::result::Result<S::Ok, S::Error>
+            where
+                S: $crate::serde_file::__serde::Serializer,
+            {
+                $crate::serde_file::serialize(self.to_bytes(), s)
+            }
+        }
+
+        impl<'de> $crate::serde_file::__serde::Deserialize<'de> for $ty {
+            fn deserialize<D>(d: D) -> ::core::result::Result<Self, D::Error>
+            where
+                D: $crate::serde_file::__serde::Deserializer<'de>,
+            {
+                $crate::serde_file::deserialize(d, $expecting, <$ty>::read)
+            }
+        }
+    };
+}
+
 /// Bytes a sequence is given before any element arrives: a document's
 /// length hint is not trusted further than this, the rest grows with
 /// the elements actually read.

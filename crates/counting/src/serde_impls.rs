@@ -3,23 +3,9 @@
 //! statistics), read back through the same checked reader as a file
 //! (`bloomlab_core::serde_file`).
 
-use bloomlab_core::serde_file;
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
-
 use crate::CountingBloomFilter;
 
-impl Serialize for CountingBloomFilter {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        serde_file::serialize(self.to_bytes(), s)
-    }
-}
-
-impl<'de> Deserialize<'de> for CountingBloomFilter {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let read = CountingBloomFilter::read;
-        serde_file::deserialize(d, "a counting Bloom filter", read)
-    }
-}
+bloomlab_core::serde_via_file!(CountingBloomFilter, "a counting Bloom filter");
 
 #[cfg(test)]
 mod tests {

@@ -2,42 +2,21 @@
 //! bytes of its bloomlab file (`FORMAT.md`), read back through the same
 //! checked reader as a file (`bloomlab_core::serde_file`).
 
-use bloomlab_core::serde_file;
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use bloomlab_core::serde_via_file;
 
 use crate::{
     AnyPartitioned, HutoolBitMap, HutoolBitSet, PartitionedBloomFilter,
 };
 
-macro_rules! via_file {
-    ($ty:ty, $expecting:literal) => {
-        impl Serialize for $ty {
-            fn serialize<S: Serializer>(
-                &self,
-                s: S,
-            ) -> Result<S::Ok, S::Error> {
-                serde_file::serialize(self.to_bytes(), s)
-            }
-        }
-
-        impl<'de> Deserialize<'de> for $ty {
-            fn deserialize<D: Deserializer<'de>>(
-                d: D,
-            ) -> Result<Self, D::Error> {
-                serde_file::deserialize(d, $expecting, <$ty>::read)
-            }
-        }
-    };
-}
-
-via_file!(PartitionedBloomFilter, "a partitioned Bloom filter");
-via_file!(HutoolBitMap, "a hutool BitMapBloomFilter");
-via_file!(HutoolBitSet, "a hutool BitSetBloomFilter");
-via_file!(AnyPartitioned, "a partitioned or hutool Bloom filter");
+serde_via_file!(PartitionedBloomFilter, "a partitioned Bloom filter");
+serde_via_file!(HutoolBitMap, "a hutool BitMapBloomFilter");
+serde_via_file!(HutoolBitSet, "a hutool BitSetBloomFilter");
+serde_via_file!(AnyPartitioned, "a partitioned or hutool Bloom filter");
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde::{Deserialize, Serialize};
 
     fn round_trip<T>(value: &T) -> T
     where

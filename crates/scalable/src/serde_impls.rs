@@ -3,23 +3,9 @@
 //! every layer), read back through the same checked reader as a file
 //! (`bloomlab_core::serde_file`).
 
-use bloomlab_core::serde_file;
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
-
 use crate::ScalableBloomFilter;
 
-impl Serialize for ScalableBloomFilter {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        serde_file::serialize(self.to_bytes(), s)
-    }
-}
-
-impl<'de> Deserialize<'de> for ScalableBloomFilter {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let read = ScalableBloomFilter::read;
-        serde_file::deserialize(d, "a scalable Bloom filter", read)
-    }
-}
+bloomlab_core::serde_via_file!(ScalableBloomFilter, "a scalable Bloom filter");
 
 #[cfg(test)]
 mod tests {

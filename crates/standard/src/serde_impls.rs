@@ -10,30 +10,8 @@ use crate::{
     read_any,
 };
 
-impl Serialize for BloomFilter {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        serde_file::serialize(self.to_bytes(), s)
-    }
-}
-
-impl<'de> Deserialize<'de> for BloomFilter {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        serde_file::deserialize(d, "a classic Bloom filter", BloomFilter::read)
-    }
-}
-
-impl Serialize for BlockedBloomFilter {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        serde_file::serialize(self.to_bytes(), s)
-    }
-}
-
-impl<'de> Deserialize<'de> for BlockedBloomFilter {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let read = BlockedBloomFilter::read;
-        serde_file::deserialize(d, "a blocked Bloom filter", read)
-    }
-}
+bloomlab_core::serde_via_file!(BloomFilter, "a classic Bloom filter");
+bloomlab_core::serde_via_file!(BlockedBloomFilter, "a blocked Bloom filter");
 
 /// A snapshot of the bits, as [`AtomicBloomFilter::to_bloom_filter`]
 /// takes it: inserts racing with the serialization may or may not be in
