@@ -250,6 +250,30 @@ impl AtomicBloomFilter {
         self.to_bloom_filter()
     }
 
+    /// The bits set so far, in bloomlab's format: the file of
+    /// [`to_bloom_filter`](Self::to_bloom_filter) (a concurrent filter
+    /// is saved as the classic filter it holds). Inserts racing with it
+    /// may or may not be in it.
+    ///
+    /// ```
+    /// use bloomlab_standard::AtomicBloomFilter;
+    ///
+    /// let f = AtomicBloomFilter::new(1000, 0.01)?;
+    /// f.insert(&7u64);
+    /// let back = AtomicBloomFilter::read(&f.to_bytes()?)?;
+    /// assert!(back.contains(&7u64));
+    /// # Ok::<(), bloomlab_standard::Error>(())
+    /// ```
+    pub fn to_bytes(&self) -> Result<Vec<u8>> {
+        self.to_bloom_filter().to_bytes()
+    }
+
+    /// Reads a classic filter's file (bloomlab's format or Guava's, as
+    /// [`BloomFilter::read`]) into a concurrent filter.
+    pub fn read(bytes: &[u8]) -> Result<AtomicBloomFilter> {
+        BloomFilter::read(bytes).map(AtomicBloomFilter::from)
+    }
+
     /// Adds every key of `other` (word-wise atomic OR), after the same
     /// compatibility check as [`BloomFilter::union`].
     pub fn union(&self, other: &BloomFilter) -> Result<()> {

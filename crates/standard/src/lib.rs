@@ -80,6 +80,7 @@ experiment runner drives.
 # Untrusted input
 
 Readers ([`BloomFilter::read`], [`BlockedBloomFilter::read`],
+[`AtomicBloomFilter::read`],
 [`read_any`], [`guava::read_guava`], [`read_native`], and with the
 `serde` feature each filter's `Deserialize`) never
 panic and never allocate more than the input's length justifies: a

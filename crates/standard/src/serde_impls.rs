@@ -13,20 +13,9 @@ use crate::{
 bloomlab_core::serde_via_file!(BloomFilter, "a classic Bloom filter");
 bloomlab_core::serde_via_file!(BlockedBloomFilter, "a blocked Bloom filter");
 
-/// A snapshot of the bits, as [`AtomicBloomFilter::to_bloom_filter`]
-/// takes it: inserts racing with the serialization may or may not be in
-/// it.
-impl Serialize for AtomicBloomFilter {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        self.to_bloom_filter().serialize(s)
-    }
-}
-
-impl<'de> Deserialize<'de> for AtomicBloomFilter {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        BloomFilter::deserialize(d).map(AtomicBloomFilter::from)
-    }
-}
+// A snapshot of the bits, as `AtomicBloomFilter::to_bytes` takes it:
+// inserts racing with the serialization may or may not be in it.
+bloomlab_core::serde_via_file!(AtomicBloomFilter, "a classic Bloom filter");
 
 /// Either layout in bloomlab's format; deserializes Guava's bytes too.
 impl Serialize for StandardFilter {
