@@ -516,12 +516,18 @@ pub(crate) fn set<const K: u32, const E: bool>(
     mut x: u64,
     mut y: u64,
 ) -> bool {
-    let mut changed = 0;
+    // 1 while every probed bit was already set. A position is below `m`
+    // by construction, so `None` does not occur; returning there (rather
+    // than panicking) keeps `all` one register (see `try_set_old`).
+    let mut all = 1;
     for i in 0..K {
-        changed |= bits.set_diff(reduce(x, m));
+        match bits.try_set_old(reduce(x, m)) {
+            Some(old) => all &= old,
+            None => return all == 0,
+        }
         step::<E>(&mut x, &mut y, i);
     }
-    changed != 0
+    all == 0
 }
 
 /// Sets every probe of each walk, all of them prefetched before the first
