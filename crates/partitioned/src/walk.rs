@@ -337,12 +337,18 @@ fn insert_at<const K: u32, const E: bool>(
     s: u64,
     bits: &mut BitArray,
 ) -> bool {
-    let mut changed = 0;
+    // 1 while every probed bit was already set; `None` does not occur
+    // (slice `i` ends below `m`), and returning there keeps `all` in a
+    // register (see `BitArray::try_set_old`).
+    let mut all = 1;
     for i in 0..K {
-        changed |= bits.set_diff(u64::from(i) * s + reduce(x, s));
+        match bits.try_set_old(u64::from(i) * s + reduce(x, s)) {
+            Some(old) => all &= old,
+            None => return all == 0,
+        }
         step(&mut x, &mut y, i, E);
     }
-    changed != 0
+    all == 0
 }
 
 #[inline(always)]
