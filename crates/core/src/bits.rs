@@ -165,9 +165,10 @@ impl BitArray {
         *w ^ old
     }
 
-    /// Sets bit `i`; returns its old value, `0` or `1`, or `None` (and
-    /// sets nothing) if `i` is past the words. `i` must be below
-    /// [`BitArray::bit_len`]. And-ing the results of several calls tells
+    /// Sets bit `i`; returns its old value, `0` or `1`. `i` must be below
+    /// [`BitArray::bit_len`] (a debug build asserts it); in a release
+    /// build an `i` past the words gives `None` and sets nothing, where
+    /// [`BitArray::set`] would panic. And-ing the results of several calls tells
     /// whether every bit was already set (whether an insert changed
     /// nothing), one register kept across the calls.
     ///
