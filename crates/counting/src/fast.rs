@@ -5,7 +5,7 @@
 
 use bloomlab_core::{BitArray, prefetch};
 use bloomlab_standard::{
-    Fold128Start, MsHash, MsStart, Xxh3x64Start, Xxh3x128Start,
+    Fold64Start, Fold128Start, MsHash, MsStart, Xxh3x64Start, Xxh3x128Start,
 };
 
 /// Whether a filter of `bytes` of counters takes the prefetching insert
@@ -533,6 +533,7 @@ impl Kernel {
             MsHash::Xxh3x64 => Kernel::of::<Xxh3x64Start>(k, e, lw, far),
             MsHash::Xxh3x128 => Kernel::of::<Xxh3x128Start>(k, e, lw, far),
             MsHash::Fold128 => Kernel::of::<Fold128Start>(k, e, lw, far),
+            MsHash::Fold64 => Kernel::of::<Fold64Start>(k, e, lw, far),
         }
     }
 

@@ -75,9 +75,13 @@ pub enum Family {
     /// `fold-128`: bloomlab's folded multiply ([`crate::fold`]), the
     /// fastest family for short keys.
     Fold128,
+    /// `fold-64`: `fold-128`'s first half, one multiply
+    /// ([`crate::fold::fold64`]); a filter steps its probes by the hash
+    /// rotated ([`Family::step`]). The fastest family for short keys.
+    Fold64,
 }
 
-const FIXED: [Family; 11] = [
+const FIXED: [Family; 12] = [
     Family::Murmur3X64_128,
     Family::Murmur3X86_32,
     Family::Murmur3X86_32GuavaLegacy,
@@ -89,6 +93,7 @@ const FIXED: [Family; 11] = [
     Family::SipHash13,
     Family::JavaHashCode,
     Family::Fold128,
+    Family::Fold64,
 ];
 
 impl Family {
@@ -114,6 +119,7 @@ impl Family {
             Family::JavaHashCode => "java-hashcode",
             Family::Hutool(h) => h.name(),
             Family::Fold128 => "fold-128",
+            Family::Fold64 => "fold-64",
         }
     }
 
@@ -154,7 +160,8 @@ impl Family {
             | Family::Xxh3_64
             | Family::Xxh3_128
             | Family::SipHash13
-            | Family::Fold128 => SeedKind::U64,
+            | Family::Fold128
+            | Family::Fold64 => SeedKind::U64,
             Family::Fnv1a64 | Family::JavaHashCode | Family::Hutool(_) => {
                 SeedKind::None
             }
@@ -182,7 +189,10 @@ impl Family {
             Family::JavaHashCode => "Java String.hashCode over UTF-16 units",
             Family::Hutool(_) => "hutool 5.8 HashUtil, over UTF-16 units",
             Family::Fold128 => {
-                "bloomlab's folded multiply: fastest for keys up to 16 bytes; not for adversarial keys"
+                "bloomlab's folded multiply: fast for keys up to 16 bytes; not for adversarial keys"
+            }
+            Family::Fold64 => {
+                "fold-128's first half, one multiply: fastest for keys up to 16 bytes; not for adversarial keys"
             }
         }
     }
@@ -217,6 +227,28 @@ impl Family {
     #[inline]
     pub fn hash_raw(self, key: &[u8], seed: u64) -> Digest {
         (self.hash_fn())(key, seed)
+    }
+
+    /// The value double hashing steps by when this family's hash `h` is
+    /// narrower than 128 bits (a 128-bit family's second half is its
+    /// step): [`crate::fold::fold64_step`] for `fold-64` (two
+    /// instructions; see [`crate::fold`] for why they suffice),
+    /// SplitMix64's mix of `h` ([`crate::strategy::mix64`]) for every
+    /// other family.
+    ///
+    /// ```
+    /// use bloomlab_hash::Family;
+    /// use bloomlab_hash::strategy::mix64;
+    ///
+    /// assert_eq!(Family::Xxh3_64.step(5), mix64(5));
+    /// assert_ne!(Family::Fold64.step(5), mix64(5));
+    /// ```
+    #[inline(always)]
+    pub fn step(self, h: u64) -> u64 {
+        match self {
+            Family::Fold64 => crate::fold::fold64_step(h),
+            _ => crate::strategy::mix64(h),
+        }
     }
 
     /// The family's hash as a plain function. One small function per
@@ -264,6 +296,7 @@ impl Family {
                 let (lo, hi) = crate::fold::fold128(k, s);
                 Digest { lo, hi }
             },
+            Family::Fold64 => |k, s| low(crate::fold::fold64(k, s)),
         }
     }
 

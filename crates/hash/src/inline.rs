@@ -1,5 +1,5 @@
-//! The hashes that start a multiply-shift walk (XXH3-64, XXH3-128 and
-//! fold-128), in the forms the filters' probe loops inline: an 8-byte
+//! The hashes that start a multiply-shift walk (XXH3-64, XXH3-128,
+//! fold-128 and fold-64), in the forms the filters' probe loops inline: an 8-byte
 //! key (a funnelled `u64`/`i64`) or a one-word key in a register takes
 //! the hash's short path with its length known (about 1 ns a key less
 //! than a call at n = 1e6); other lengths call the full function, which
@@ -24,10 +24,12 @@
 //!     assert_eq!(inline::xxh3_64_key(seed, &k.to_le_bytes()), d.lo);
 //!     let d = Family::Fold128.hash_raw(b"key", seed);
 //!     assert_eq!(inline::fold128_key(seed, b"key"), (d.lo, d.hi));
+//!     let d = Family::Fold64.hash_raw(b"key", seed);
+//!     assert_eq!(inline::fold64_key(seed, b"key"), d.lo);
 //! }
 //! ```
 
-use crate::fold::fold128_word;
+use crate::fold::{fold64_word, fold128_word};
 
 /// XXH3-64 of `key` with `seed`: an unseeded 8-byte key inlined, others
 /// called.
@@ -54,6 +56,15 @@ pub fn fold128_key(seed: u64, key: &[u8]) -> (u64, u64) {
     match <&[u8; 8]>::try_from(key) {
         Ok(k8) => fold128_word(u64::from_le_bytes(*k8), seed),
         Err(_) => fold128(key, seed),
+    }
+}
+
+/// fold-64 of `key` with `seed`, as [`fold128_key`].
+#[inline(always)]
+pub fn fold64_key(seed: u64, key: &[u8]) -> u64 {
+    match <&[u8; 8]>::try_from(key) {
+        Ok(k8) => fold64_word(u64::from_le_bytes(*k8), seed),
+        Err(_) => fold64(key, seed),
     }
 }
 
@@ -101,4 +112,9 @@ fn xxh3_128(key: &[u8], seed: u64) -> u128 {
 #[inline(never)]
 fn fold128(key: &[u8], seed: u64) -> (u64, u64) {
     crate::fold::fold128(key, seed)
+}
+
+#[inline(never)]
+fn fold64(key: &[u8], seed: u64) -> u64 {
+    crate::fold::fold64(key, seed)
 }

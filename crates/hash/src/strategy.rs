@@ -226,7 +226,8 @@ impl std::str::FromStr for Reduction {
 }
 
 /// SplitMix64's finaliser: a bijective 64-bit mix, used to derive `h2`
-/// from a hash narrower than 128 bits.
+/// from a hash narrower than 128 bits (but `fold-64`'s:
+/// [`Family::step`]).
 #[inline(always)]
 pub fn mix64(mut z: u64) -> u64 {
     z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
@@ -462,7 +463,8 @@ impl Indexer {
     }
 
     /// `(h1, h2)` of a digest: the two halves of a 128-bit hash, or a
-    /// narrower hash and a 64-bit mix of it. Multiply-shift reads the
+    /// narrower hash and its [`Family::step`] (a 64-bit mix of it, or
+    /// `fold-64` rotated). Multiply-shift reads the
     /// *high* bits of `h1 + i*h2`, so a 32-bit hash is moved to the top of
     /// the word first (probe 0 is then Lemire's `(h * m) >> 32`); left in
     /// the low bits, probe 0 would always be 0.
@@ -473,7 +475,7 @@ impl Indexer {
             32 if self.reduction == Reduction::MultiplyShift => {
                 (d.lo << 32, mix64(d.lo))
             }
-            _ => (d.lo, mix64(d.lo)),
+            _ => (d.lo, self.hasher.family().step(d.lo)),
         }
     }
 

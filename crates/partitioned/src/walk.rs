@@ -16,7 +16,7 @@
 //! (integration tests) checks the positions against the indexer's.
 
 use bloomlab_core::BitArray;
-use bloomlab_hash::fold::fold128_word;
+use bloomlab_hash::fold::{fold64_step, fold64_word, fold128_word};
 use bloomlab_hash::inline;
 use bloomlab_hash::strategy::mix64;
 use bloomlab_hash::{Family, Funnel, Indexer, Reduction, Strategy};
@@ -30,6 +30,8 @@ enum Start {
     Xxh3x128,
     /// The two halves of fold-128.
     Fold128,
+    /// fold-64; the step is its `Family::step`.
+    Fold64,
 }
 
 /// The probes of an [`Indexer`] with a 64- or 128-bit family of
@@ -112,6 +114,7 @@ impl MsWalk {
             Family::Xxh3_64 => Start::Xxh3x64,
             Family::Xxh3_128 => Start::Xxh3x128,
             Family::Fold128 => Start::Fold128,
+            Family::Fold64 => Start::Fold64,
             _ => return None,
         };
         let k = ix.k();
@@ -119,6 +122,7 @@ impl MsWalk {
             Start::Xxh3x64 => kernel::<Xxh3x64>(k, enhanced),
             Start::Xxh3x128 => kernel::<Xxh3x128>(k, enhanced),
             Start::Fold128 => kernel::<Fold>(k, enhanced),
+            Start::Fold64 => kernel::<Fold64>(k, enhanced),
         };
         Some(MsWalk {
             start,
@@ -210,6 +214,7 @@ impl MsWalk {
             Start::Xxh3x64 => Xxh3x64::start(self.seed, key),
             Start::Xxh3x128 => Xxh3x128::start(self.seed, key),
             Start::Fold128 => Fold::start(self.seed, key),
+            Start::Fold64 => Fold64::start(self.seed, key),
         }
     }
 
@@ -222,6 +227,7 @@ impl MsWalk {
                 Start::Xxh3x64 => Xxh3x64::start_word(self.seed, w),
                 Start::Xxh3x128 => Xxh3x128::start_word(self.seed, w),
                 Start::Fold128 => Fold::start_word(self.seed, w),
+                Start::Fold64 => Fold64::start_word(self.seed, w),
             },
             None => key.with_bytes(|b| self.start(b)),
         }
@@ -273,6 +279,7 @@ trait StartHash {
 struct Xxh3x64;
 struct Xxh3x128;
 struct Fold;
+struct Fold64;
 
 impl StartHash for Xxh3x64 {
     #[inline(always)]
@@ -311,6 +318,20 @@ impl StartHash for Fold {
     #[inline(always)]
     fn start_word(seed: u64, key: u64) -> (u64, u64) {
         fold128_word(key, seed)
+    }
+}
+
+impl StartHash for Fold64 {
+    #[inline(always)]
+    fn start(seed: u64, key: &[u8]) -> (u64, u64) {
+        let h = inline::fold64_key(seed, key);
+        (h, fold64_step(h))
+    }
+
+    #[inline(always)]
+    fn start_word(seed: u64, key: u64) -> (u64, u64) {
+        let h = fold64_word(key, seed);
+        (h, fold64_step(h))
     }
 }
 

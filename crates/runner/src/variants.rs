@@ -698,6 +698,7 @@ fn strong(f: Family) -> bool {
             | Family::Xxh3_128
             | Family::SipHash13
             | Family::Fold128
+            | Family::Fold64
     )
 }
 

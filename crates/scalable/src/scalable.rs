@@ -447,7 +447,7 @@ pub(crate) fn pair_of(
                 32 if config.reduction == Reduction::MultiplyShift => {
                     (d.lo << 32, mix64(d.lo))
                 }
-                _ => (d.lo, mix64(d.lo)),
+                _ => (d.lo, config.family.step(d.lo)),
             }
         }
     }

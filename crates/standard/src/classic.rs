@@ -6,9 +6,9 @@ use bloomlab_hash::{Digest, Funnel};
 
 use crate::config::{MsHash, Probes};
 use crate::kernel::{
-    self, BRANCH_FREE, Fold128Start, Kernels, MAX_KERNEL_K, MsStart,
-    ROUND_BATCH, Xxh3x64Start, Xxh3x128Start, insert_many, query, query_many,
-    query_many_adaptive, set, start_key, unrolled,
+    self, BRANCH_FREE, Fold64Start, Fold128Start, Kernels, MAX_KERNEL_K,
+    MsStart, ROUND_BATCH, Xxh3x64Start, Xxh3x128Start, insert_many, query,
+    query_many, query_many_adaptive, set, start_key, unrolled,
 };
 use crate::{Builder, Config, Error, Result};
 
@@ -395,6 +395,9 @@ impl BloomFilter {
                 MsHash::Fold128 => {
                     self.insert_many_ms::<Fold128Start, T>(keys, e)
                 }
+                MsHash::Fold64 => {
+                    self.insert_many_ms::<Fold64Start, T>(keys, e)
+                }
             };
         }
         let mut changed = 0;
@@ -485,6 +488,9 @@ impl BloomFilter {
                 }
                 MsHash::Fold128 => {
                     self.contains_many_ms::<Fold128Start, T>(keys, out, e);
+                }
+                MsHash::Fold64 => {
+                    self.contains_many_ms::<Fold64Start, T>(keys, out, e);
                 }
             }
             return;

@@ -1,6 +1,7 @@
 //! Configuration shared by the three layouts, and the probe engine that
 //! turns a key into bit positions with one `match` per key.
 
+use bloomlab_hash::fold::fold64_step;
 use bloomlab_hash::murmur3;
 use bloomlab_hash::strategy::mix64;
 use bloomlab_hash::{Digest, Family, Hasher, Indexer, Reduction, Strategy};
@@ -112,6 +113,11 @@ enum Kind {
     Fold128EnhancedMs,
     /// fold-128 + double + multiply-shift.
     Fold128DoubleMs,
+    /// fold-64 + enhanced double + multiply-shift: the step is the
+    /// hash's [`Family::step`].
+    Fold64EnhancedMs,
+    /// fold-64 + double + multiply-shift.
+    Fold64DoubleMs,
     /// murmur3-x64-128 + Guava MITZ_64 (Guava's default).
     Mitz64,
     /// Any other combination whose positions follow from one digest.
@@ -172,6 +178,10 @@ impl Probes {
                 Kind::Fold128EnhancedMs
             }
             (Family::Fold128, Strategy::Double) if ms => Kind::Fold128DoubleMs,
+            (Family::Fold64, Strategy::EnhancedDouble) if ms => {
+                Kind::Fold64EnhancedMs
+            }
+            (Family::Fold64, Strategy::Double) if ms => Kind::Fold64DoubleMs,
             (Family::Murmur3X64_128, Strategy::GuavaMitz64) => Kind::Mitz64,
             (_, s) if s.digest_only() => Kind::Digest,
             _ => Kind::Keyed,
@@ -231,6 +241,10 @@ impl Probes {
                 let (lo, hi) = bloomlab_hash::fold::fold128(key, self.seed);
                 Digest { lo, hi }
             }
+            Kind::Fold64EnhancedMs | Kind::Fold64DoubleMs => Digest {
+                lo: bloomlab_hash::fold::fold64(key, self.seed),
+                hi: 0,
+            },
             Kind::Mitz64 => {
                 let (lo, hi) = bloomlab_hash::murmur3::x64_128(
                     key,
@@ -259,6 +273,8 @@ impl Probes {
             Kind::Xxh3x128DoubleMs | Kind::Fold128DoubleMs => {
                 Some((d.lo, d.hi, false))
             }
+            Kind::Fold64EnhancedMs => Some((d.lo, fold64_step(d.lo), true)),
+            Kind::Fold64DoubleMs => Some((d.lo, fold64_step(d.lo), false)),
             _ => None,
         }
     }
@@ -273,7 +289,9 @@ impl Probes {
             | Kind::Xxh3x128EnhancedMs
             | Kind::Xxh3x128DoubleMs
             | Kind::Fold128EnhancedMs
-            | Kind::Fold128DoubleMs => self.ms_walk(self.digest(key)),
+            | Kind::Fold128DoubleMs
+            | Kind::Fold64EnhancedMs
+            | Kind::Fold64DoubleMs => self.ms_walk(self.digest(key)),
             _ => None,
         }
     }
@@ -361,6 +379,8 @@ impl Probes {
             Kind::Xxh3x128DoubleMs => Some((MsHash::Xxh3x128, false)),
             Kind::Fold128EnhancedMs => Some((MsHash::Fold128, true)),
             Kind::Fold128DoubleMs => Some((MsHash::Fold128, false)),
+            Kind::Fold64EnhancedMs => Some((MsHash::Fold64, true)),
+            Kind::Fold64DoubleMs => Some((MsHash::Fold64, false)),
             _ => None,
         }
     }
@@ -408,4 +428,8 @@ pub enum MsHash {
     ///
     /// [`Fold128Start`]: crate::Fold128Start
     Fold128,
+    /// fold-64, the step its [`Family::step`] ([`Fold64Start`]).
+    ///
+    /// [`Fold64Start`]: crate::Fold64Start
+    Fold64,
 }

@@ -135,6 +135,7 @@ mod sealed {
     impl Sealed for super::Xxh3x64Start {}
     impl Sealed for super::Xxh3x128Start {}
     impl Sealed for super::Fold128Start {}
+    impl Sealed for super::Fold64Start {}
 }
 
 /// [`MsHash::Xxh3x64`]'s start: xxh3-64, the step a 64-bit mix of it.
@@ -148,6 +149,11 @@ pub struct Xxh3x128Start;
 /// [`MsHash::Fold128`]'s start: the two halves of fold-128.
 #[derive(Debug, Clone, Copy)]
 pub struct Fold128Start;
+
+/// [`MsHash::Fold64`]'s start: fold-64, the step
+/// [`bloomlab_hash::fold::fold64_step`] of it.
+#[derive(Debug, Clone, Copy)]
+pub struct Fold64Start;
 
 impl MsStart for Xxh3x64Start {
     #[inline(always)]
@@ -190,10 +196,25 @@ impl MsStart for Fold128Start {
     }
 }
 
+impl MsStart for Fold64Start {
+    #[inline(always)]
+    fn start(seed: u64, key: &[u8]) -> (u64, u64) {
+        let h = fold64_key(seed, key);
+        (h, fold64_step(h))
+    }
+
+    #[inline(always)]
+    fn start_word(seed: u64, key: u64) -> (u64, u64) {
+        let h = fold64_word(key, seed);
+        (h, fold64_step(h))
+    }
+}
+
 // The starts' hashes, shared with the other filters' probe loops.
-pub(crate) use bloomlab_hash::fold::fold128_word;
+pub(crate) use bloomlab_hash::fold::{fold64_step, fold64_word, fold128_word};
 pub(crate) use bloomlab_hash::inline::{
-    fold128_key, xxh3_64_key, xxh3_64_word, xxh3_128_key, xxh3_128_word,
+    fold64_key, fold128_key, xxh3_64_key, xxh3_64_word, xxh3_128_key,
+    xxh3_128_word,
 };
 
 /// A walk's start `(x, y)` from `(seed, key)`: see [`Probes::ms_starter`].
@@ -205,6 +226,7 @@ pub(crate) fn starter(hash: MsHash) -> StartFn {
         MsHash::Xxh3x64 => Xxh3x64Start::start,
         MsHash::Xxh3x128 => Xxh3x128Start::start,
         MsHash::Fold128 => Fold128Start::start,
+        MsHash::Fold64 => Fold64Start::start,
     }
 }
 
@@ -706,6 +728,7 @@ pub(crate) fn for_probes(probes: &Probes, bytes: usize) -> Option<Kernels> {
         MsHash::Xxh3x64 => unrolled!(k, e, kernels_x64(far), None),
         MsHash::Xxh3x128 => unrolled!(k, e, kernels_x128(far), None),
         MsHash::Fold128 => unrolled!(k, e, kernels_fold(far), None),
+        MsHash::Fold64 => unrolled!(k, e, kernels_fold64(far), None),
     }
 }
 
@@ -720,6 +743,10 @@ fn kernels_x128<const K: u32, const E: bool>(far: bool) -> Option<Kernels> {
 
 fn kernels_fold<const K: u32, const E: bool>(far: bool) -> Option<Kernels> {
     kernels::<Fold128Start, K, E>(far)
+}
+
+fn kernels_fold64<const K: u32, const E: bool>(far: bool) -> Option<Kernels> {
+    kernels::<Fold64Start, K, E>(far)
 }
 
 #[cfg(test)]

@@ -132,7 +132,7 @@ pub use classic::BloomFilter;
 pub use config::{Config, MsHash, Probes};
 pub use error::{Error, Result};
 pub use kernel::{
-    Fold128Start, MsStart, StartFn, Xxh3x64Start, Xxh3x128Start,
+    Fold64Start, Fold128Start, MsStart, StartFn, Xxh3x64Start, Xxh3x128Start,
 };
 pub use native::{
     Format, Info, Loaded, MAGIC, StandardFilter, VERSION, read_any,

@@ -17,12 +17,17 @@ pub(crate) fn configs() -> Vec<Config> {
             .with_family(Family::Xxh3_64)
             .with_strategy(Strategy::Double)
             .with_seed(9),
-        // fold-128, the fastest family with kernels.
+        // fold-128 and fold-64, the fastest families with kernels.
         Config::default().with_family(Family::Fold128),
         Config::default()
             .with_family(Family::Fold128)
             .with_strategy(Strategy::Double)
             .with_seed(11),
+        Config::default().with_family(Family::Fold64),
+        Config::default()
+            .with_family(Family::Fold64)
+            .with_strategy(Strategy::Double)
+            .with_seed(13),
         Config::guava(Strategy::GuavaMitz64),
         Config::guava(Strategy::GuavaMitz32),
         Config::default()

@@ -45,7 +45,8 @@ fn ones(f: &PartitionedBloomFilter) -> BTreeSet<u64> {
 
 #[test]
 fn walk_matches_the_indexer() {
-    let families = [Family::Xxh3_64, Family::Xxh3_128, Family::Fold128];
+    let families =
+        [Family::Xxh3_64, Family::Xxh3_128, Family::Fold128, Family::Fold64];
     let strategies = [Strategy::EnhancedDouble, Strategy::Double];
     // 16 is the last unrolled kernel, 17 takes the generic loop.
     for family in families {

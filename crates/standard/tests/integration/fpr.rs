@@ -116,6 +116,13 @@ fn fold128_matches_the_formulas_on_structured_keys() {
     structured_keys(Family::Fold128);
 }
 
+/// `fold-64`, `fold-128`'s first half, whose probes step by the hash
+/// rotated: the same keys, the same intervals.
+#[test]
+fn fold64_matches_the_formulas_on_structured_keys() {
+    structured_keys(Family::Fold64);
+}
+
 /// The blocked filter's default family, `xxh3-64`, whose one 64-bit
 /// hash gives both the block (high bits) and the probes (low 32), on
 /// the same structured keys (and the classic filter with it).

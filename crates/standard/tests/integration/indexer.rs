@@ -150,9 +150,12 @@ fn word_keys() -> Vec<u64> {
 #[test]
 fn kernel_matches_probes() {
     let keys = byte_keys();
-    for (config, k) in
-        ms_configs(&[Family::Xxh3_64, Family::Xxh3_128, Family::Fold128])
-    {
+    for (config, k) in ms_configs(&[
+        Family::Xxh3_64,
+        Family::Xxh3_128,
+        Family::Fold128,
+        Family::Fold64,
+    ]) {
         let what = format!("{} {} k={k}", config.family, config.strategy);
         let empty = BloomFilter::with_config(config, 4099, k).unwrap();
         for key in &keys {
@@ -204,6 +207,7 @@ fn word_keys_match_byte_keys() {
         Family::Xxh3_64,
         Family::Xxh3_128,
         Family::Fold128,
+        Family::Fold64,
         Family::Murmur64A,
     ];
     let mut configs = ms_configs(&families);
@@ -256,6 +260,7 @@ fn blocked_word_keys_match_byte_keys() {
         Family::Xxh3_64,
         Family::Xxh3_128,
         Family::Fold128,
+        Family::Fold64,
         Family::Murmur64A,
     ];
     for empty in blocked_shapes(&families, 4096) {
@@ -303,6 +308,7 @@ fn blocked_kernel_matches_generic() {
         Family::Xxh3_64,
         Family::Xxh3_128,
         Family::Fold128,
+        Family::Fold64,
         Family::Murmur64A,
     ];
     let set_bits = |f: &BlockedBloomFilter| -> Vec<u64> {
@@ -396,7 +402,12 @@ fn batches_match_one_key_at_a_time_when_prefetching() {
 fn batches_match(m: u64, n: u64) {
     let mut configs = Vec::new();
     for strategy in [Strategy::Double, Strategy::EnhancedDouble] {
-        for family in [Family::Xxh3_64, Family::Xxh3_128, Family::Fold128] {
+        for family in [
+            Family::Xxh3_64,
+            Family::Xxh3_128,
+            Family::Fold128,
+            Family::Fold64,
+        ] {
             configs.push((family, strategy, Reduction::MultiplyShift));
         }
     }
@@ -455,7 +466,12 @@ fn large_filters_refuse_a_key_at_any_cleared_probe() {
     let k = 7;
     let mut configs = Vec::new();
     for strategy in [Strategy::Double, Strategy::EnhancedDouble] {
-        for family in [Family::Xxh3_64, Family::Xxh3_128, Family::Fold128] {
+        for family in [
+            Family::Xxh3_64,
+            Family::Xxh3_128,
+            Family::Fold128,
+            Family::Fold64,
+        ] {
             configs.push(Config {
                 family,
                 seed: 0,
@@ -501,7 +517,12 @@ fn large_filters_refuse_a_key_at_any_cleared_probe() {
 fn adaptive_batches_answer_as_one_key_at_a_time() {
     let m = bloomlab_core::PREFETCH_MIN_BYTES as u64 * 8;
     for strategy in [Strategy::Double, Strategy::EnhancedDouble] {
-        for family in [Family::Xxh3_64, Family::Xxh3_128, Family::Fold128] {
+        for family in [
+            Family::Xxh3_64,
+            Family::Xxh3_128,
+            Family::Fold128,
+            Family::Fold64,
+        ] {
             let config = Config {
                 family,
                 seed: 3,
