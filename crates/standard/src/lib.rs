@@ -59,16 +59,18 @@ assert_eq!(guava::read_guava(&bytes)?, g);
 * Many threads inserting: [`AtomicBloomFilter`], then
   [`AtomicBloomFilter::into_bloom_filter`].
 * The fastest hashing of short keys (up to 16 bytes, such as `u64`s):
-  the `fold-128` family, a folded multiply like the one fastbloom hashes
-  with, but fixed across versions and platforms, so saved filters keep
-  their meaning (`bloomlab-fold` in the benchmarks of `benches/README.md`).
-  Its constants are public: use it for keys nobody picks against you.
+  the `fold-64` family, one folded multiply like the one fastbloom
+  hashes with, but fixed across versions and platforms, so saved filters
+  keep their meaning (`bloomlab-fold` in the benchmarks of
+  `benches/README.md`); `fold-128` adds a second multiply for 128 bits,
+  which only matter past about 2^32 keys in one filter. Their constants
+  are public: use them for keys nobody picks against you.
 
   ```
   use bloomlab_hash::Family;
   use bloomlab_standard::Builder;
 
-  let mut f = Builder::rate(1_000_000, 0.01).family(Family::Fold128).build()?;
+  let mut f = Builder::rate(1_000_000, 0.01).family(Family::Fold64).build()?;
   f.insert_many(&[1u64, 2, 3]);
   assert!(f.contains(&2u64));
   # Ok::<(), bloomlab_standard::Error>(())
