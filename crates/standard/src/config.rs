@@ -25,8 +25,7 @@ use crate::Result;
 /// about 1 ns a key faster at n = 1e6 (non-member queries, counting
 /// filters), level elsewhere. `fold-64`, its first half, steps the walk
 /// by the hash rotated ([`bloomlab_hash::Family::step`]) instead of a
-/// second multiply: about a tenth faster again at n = 1e6
-/// (`benches/README.md`). They are bloomlab's own hashes, whose constants
+/// second multiply: 5–7% faster again at n = 1e6 (`benches/README.md`). They are bloomlab's own hashes, whose constants
 /// are public, so the default stays the established XXH3.
 ///
 /// ```
