@@ -76,8 +76,9 @@ pub enum Family {
     /// fastest family for short keys.
     Fold128,
     /// `fold-64`: `fold-128`'s first half, one multiply
-    /// ([`crate::fold::fold64`]); a filter steps its probes by the hash
-    /// rotated ([`Family::step`]). The fastest family for short keys.
+    /// ([`crate::fold::fold64`]); the standard, counting and partitioned
+    /// filters step its probes by the hash rotated and xored with a
+    /// constant ([`Family::step`]). The fastest family for short keys.
     Fold64,
 }
 

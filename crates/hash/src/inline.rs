@@ -1,8 +1,8 @@
 //! The hashes that start a multiply-shift walk (XXH3-64, XXH3-128,
-//! fold-128 and fold-64), in the forms the filters' probe loops inline: an 8-byte
-//! key (a funnelled `u64`/`i64`) or a one-word key in a register takes
-//! the hash's short path with its length known (about 1 ns a key less
-//! than a call at n = 1e6); other lengths call the full function, which
+//! fold-128 and fold-64), in the forms the filters' probe loops inline:
+//! an 8-byte key (a funnelled `u64`/`i64`) or a one-word key in a
+//! register takes the hash's short path with its length known (about
+//! 1 ns a key less than a call at n = 1e6); other lengths call the full function, which
 //! inlined would carry every length path of XXH3, up to its long-input
 //! loop, into each loop. The values are the families' own
 //! ([`crate::Family::hash_raw`]).

@@ -6,9 +6,9 @@ A Bloom filter's answers are only as portable as its hashing. This crate
 turns keys into bytes the way Guava's funnels do ([`Funnel`]), bytes into
 hash values with a registered [`Family`] (Guava's murmur3, RedisBloom's
 MurmurHash64A, xxHash, FNV-1a, SipHash-1-3, Java's `String.hashCode`,
-all of hutool's `HashUtil` functions, and bloomlab's own [`fold::fold128`]
-and [`fold::fold64`], one multiply deep for short keys), and hash values into `k` positions
-with an index [`Strategy`] (Guava's MITZ_32 and MITZ_64, double and
+all of hutool's `HashUtil` functions, and bloomlab's own
+[`fold::fold128`] and [`fold::fold64`], one or two multiplies deep for
+short keys), and hash values into `k` positions with an index [`Strategy`] (Guava's MITZ_32 and MITZ_64, double and
 enhanced double hashing, RedisBloom's and Redisson's schemes, independent
 hashes) and a range [`Reduction`] (modulo or multiply-shift). Every family
 and strategy has a stable name, so experiments can sweep over them.

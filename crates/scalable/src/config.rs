@@ -101,9 +101,9 @@ pub enum Pairing {
     Chained,
     /// One hash: `(lo, hi)` of a 128-bit digest; `(h << 32, mix64(h))`
     /// of a 32-bit one under multiply-shift (which reads the high
-    /// bits); else `(h, step(h))` with the family's
-    /// [`Family::step`](bloomlab_hash::Family::step) (`mix64(h)` but for
-    /// `fold-64`).
+    /// bits); else `(h, mix64(h))`, for `fold-64` too (not its
+    /// [`Family::step`](bloomlab_hash::Family::step), a rotation whose
+    /// bytes would repeat the ones a blocked layer's block came from).
     Single,
 }
 

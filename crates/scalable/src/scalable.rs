@@ -447,7 +447,9 @@ pub(crate) fn pair_of(
                 32 if config.reduction == Reduction::MultiplyShift => {
                     (d.lo << 32, mix64(d.lo))
                 }
-                _ => (d.lo, config.family.step(d.lo)),
+                // Not `Family::step`: blocked layers take in-block bits
+                // from every byte of `b`, which must not repeat `a`'s.
+                _ => (d.lo, mix64(d.lo)),
             }
         }
     }

@@ -24,9 +24,11 @@ use crate::Result;
 /// 23 for an 8-byte key on x86-64): up to
 /// about 1 ns a key faster at n = 1e6 (non-member queries, counting
 /// filters), level elsewhere. `fold-64`, its first half, steps the walk
-/// by the hash rotated ([`bloomlab_hash::Family::step`]) instead of a
-/// second multiply: 5–7% faster again at n = 1e6 (`benches/README.md`). They are bloomlab's own hashes, whose constants
-/// are public, so the default stays the established XXH3.
+/// by the hash rotated and xored with a constant
+/// ([`bloomlab_hash::Family::step`]) instead of a second multiply: 5–7%
+/// faster again at n = 1e6 (`benches/README.md`). They are bloomlab's
+/// own hashes, whose constants are public, so the default stays the
+/// established XXH3.
 ///
 /// ```
 /// use bloomlab_standard::Config;

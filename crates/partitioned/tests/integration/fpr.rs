@@ -85,6 +85,31 @@ fn double_hashing_modulo_matches_the_formula_at_1e5() {
 }
 
 #[test]
+fn fold64_matches_the_formula_at_1e5() {
+    // fold-64's walk (its hash, stepped by `Family::step`) under both
+    // double-hashing schemes and both reductions.
+    for (i, strategy) in
+        [Strategy::EnhancedDouble, Strategy::Double].into_iter().enumerate()
+    {
+        for (j, reduction) in [Reduction::MultiplyShift, Reduction::Modulo]
+            .into_iter()
+            .enumerate()
+        {
+            let cfg = Config {
+                family: Family::Fold64,
+                seed: 0,
+                strategy,
+                reduction,
+            };
+            let f =
+                PartitionedBloomFilter::with_rate(100_000, 0.01, cfg).unwrap();
+            let label = format!("fold-64 {strategy} {reduction} 1e5");
+            check(f, 100_000, 10 + 2 * i as u64 + j as u64, &label);
+        }
+    }
+}
+
+#[test]
 fn one_family_per_slice_matches_the_formula_at_1e5() {
     // Six slices of 137,000 bits, six different families and reductions.
     let s = 137_000;
