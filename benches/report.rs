@@ -598,6 +598,8 @@ pub const SUITES: &[Suite] = &[
             "bloomlab-split",
             "sbbf-rs-safe",
             "bloomlab-contains-many",
+            // `contains_many` with the fastest family, `fold-64`.
+            "bloomlab-fold-contains-many",
             "bloomlab-blocked-contains-many",
             "bloomlab-split-contains-many",
             "sbbf-contains",
@@ -670,6 +672,13 @@ pub const SUITES: &[Suite] = &[
             Ratio {
                 num: Operand::Measured("fastbloom-contains"),
                 den: Operand::Measured("bloomlab-contains-many"),
+                target: Target::AtLeast(2.0),
+                ops: MANY_OPS,
+                sizes: &[],
+            },
+            Ratio {
+                num: Operand::Measured("fastbloom-contains"),
+                den: Operand::Measured("bloomlab-fold-contains-many"),
                 target: Target::AtLeast(2.0),
                 ops: MANY_OPS,
                 sizes: &[],
