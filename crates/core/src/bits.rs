@@ -126,6 +126,15 @@ impl BitArray {
         &self.words
     }
 
+    /// The words, to set or clear bits in place (bit `i` being bit
+    /// `i & 63` of word `i >> 6`). Bits at or beyond
+    /// [`bit_len`](Self::bit_len) must stay clear: counts such as
+    /// [`count_ones`](Self::count_ones) read whole words.
+    #[inline]
+    pub fn words_mut(&mut self) -> &mut [u64] {
+        &mut self.words
+    }
+
     /// Consumes the array, returning its words.
     pub fn into_words(self) -> Vec<u64> {
         self.words.into_vec()

@@ -139,10 +139,10 @@ impl BloomFilter {
         let (seed, m) = (self.probes.seed(), self.bits());
         match (self.kernel, key.as_le_word()) {
             (Some(kernel), Some(w)) => {
-                (kernel.word.insert)(seed, m, &mut self.bits, w)
+                (kernel.word.insert)(seed, m, self.bits.words_mut(), w)
             }
             (Some(kernel), None) => key.with_bytes(|b| {
-                (kernel.bytes.insert)(seed, m, &mut self.bits, b)
+                (kernel.bytes.insert)(seed, m, self.bits.words_mut(), b)
             }),
             (None, Some(w)) => self.insert_word_unkernelled(w),
             (None, None) => key.with_bytes(|b| self.insert_bytes(b)),
@@ -178,7 +178,12 @@ impl BloomFilter {
         match (self.kernel, key.as_le_word()) {
             (Some(kernel), Some(w)) => {
                 let m = self.bits();
-                (kernel.word.add)(self.probes.seed(), m, &mut self.bits, w);
+                (kernel.word.add)(
+                    self.probes.seed(),
+                    m,
+                    self.bits.words_mut(),
+                    w,
+                );
             }
             (None, Some(w)) => {
                 self.insert_word_unkernelled(w);
@@ -237,7 +242,7 @@ impl BloomFilter {
             return (kernel.bytes.insert)(
                 self.probes.seed(),
                 m,
-                &mut self.bits,
+                self.bits.words_mut(),
                 key,
             );
         }
@@ -261,7 +266,12 @@ impl BloomFilter {
     pub fn add_bytes(&mut self, key: &[u8]) {
         if let Some(kernel) = self.kernel {
             let m = self.bits();
-            (kernel.bytes.add)(self.probes.seed(), m, &mut self.bits, key);
+            (kernel.bytes.add)(
+                self.probes.seed(),
+                m,
+                self.bits.words_mut(),
+                key,
+            );
             return;
         }
         self.insert_bytes(key);
@@ -284,7 +294,7 @@ impl BloomFilter {
     fn insert_digest(&mut self, d: Digest) -> bool {
         let (k, m) = (self.hash_count(), self.bits());
         if let Some((x, y, e)) = self.probes.ms_walk(d) {
-            let bits = &mut self.bits;
+            let bits = self.bits.words_mut();
             return unrolled!(k, e, set(bits, m, x, y), {
                 self.insert_digest_generic(d)
             });
@@ -432,8 +442,12 @@ impl BloomFilter {
             }
             let walks = &walks[..chunk.len()];
             // (`k` ≤ MAX_KERNEL_K: every `k` has an arm.)
-            changed +=
-                unrolled!(k, e, insert_many(&mut self.bits, m, walks), 0);
+            changed += unrolled!(
+                k,
+                e,
+                insert_many(self.bits.words_mut(), m, walks),
+                0
+            );
         }
         changed
     }

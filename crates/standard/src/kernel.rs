@@ -12,26 +12,26 @@
 //! [`Probes::ms_walk`](crate::Probes::ms_walk)'s, bit for bit; the
 //! `kernel_matches_probes` test checks that.
 
-use bloomlab_core::{BitArray, prefetch_l2};
+use bloomlab_core::prefetch_l2;
 use bloomlab_hash::Funnel;
 
 use crate::config::{MsHash, Probes};
 
 /// `fn(seed, m, words, key)`: whether every probe of `key` is set.
 pub(crate) type QueryFn = fn(u64, u64, &[u64], &[u8]) -> bool;
-/// `fn(seed, m, bits, key)`: sets the probes; whether any bit changed.
-pub(crate) type InsertFn = fn(u64, u64, &mut BitArray, &[u8]) -> bool;
-/// `fn(seed, m, bits, key)`: sets the probes, without the answer.
-pub(crate) type AddFn = fn(u64, u64, &mut BitArray, &[u8]);
+/// `fn(seed, m, words, key)`: sets the probes; whether any bit changed.
+pub(crate) type InsertFn = fn(u64, u64, &mut [u64], &[u8]) -> bool;
+/// `fn(seed, m, words, key)`: sets the probes, without the answer.
+pub(crate) type AddFn = fn(u64, u64, &mut [u64], &[u8]);
 
 /// [`QueryFn`] for a key that is one little-endian word (a `u64` or
 /// `i64`, see [`bloomlab_hash::Funnel::as_le_word`]), passed in a
 /// register.
 pub(crate) type QueryWordFn = fn(u64, u64, &[u64], u64) -> bool;
 /// [`InsertFn`] for a one-word key.
-pub(crate) type InsertWordFn = fn(u64, u64, &mut BitArray, u64) -> bool;
+pub(crate) type InsertWordFn = fn(u64, u64, &mut [u64], u64) -> bool;
 /// [`AddFn`] for a one-word key.
-pub(crate) type AddWordFn = fn(u64, u64, &mut BitArray, u64);
+pub(crate) type AddWordFn = fn(u64, u64, &mut [u64], u64);
 
 /// The classic filter's loops for one-word keys.
 pub(crate) type WordKernel = Kernel<QueryWordFn, InsertWordFn, AddWordFn>;
@@ -249,6 +249,26 @@ pub(crate) fn step<const E: bool>(x: &mut u64, y: &mut u64, i: u32) {
 #[inline(always)]
 pub(crate) fn bit(words: &[u64], p: u64) -> u64 {
     words[(p >> 6) as usize] >> (p & 63)
+}
+
+/// Sets bit `p` of `words`. A position is below `m` by construction, so
+/// the word is always there; the test is the slice's bounds check, with
+/// nothing to do past the end rather than a panic.
+#[inline(always)]
+pub(crate) fn set_bit(words: &mut [u64], p: u64) {
+    if let Some(w) = words.get_mut((p >> 6) as usize) {
+        *w |= 1 << (p & 63);
+    }
+}
+
+/// Sets bit `p` of `words` and returns what it was (0 or 1), or `None`
+/// past the end (as [`set_bit`]).
+#[inline(always)]
+pub(crate) fn try_set_old(words: &mut [u64], p: u64) -> Option<u64> {
+    let w = words.get_mut((p >> 6) as usize)?;
+    let old = *w;
+    *w = old | 1 << (p & 63);
+    Some((old >> (p & 63)) & 1)
 }
 
 /// Prefetches the word of the probe at hash `x` (see [`reduce`]).
@@ -533,7 +553,7 @@ pub(crate) fn query_branching<const K: u32, const E: bool>(
 /// Sets every probe of the walk from `(x, y)`; whether any bit changed.
 #[inline(always)]
 pub(crate) fn set<const K: u32, const E: bool>(
-    bits: &mut BitArray,
+    bits: &mut [u64],
     m: u64,
     mut x: u64,
     mut y: u64,
@@ -543,7 +563,7 @@ pub(crate) fn set<const K: u32, const E: bool>(
     // than panicking) keeps `all` one register (see `try_set_old`).
     let mut all = 1;
     for i in 0..K {
-        match bits.try_set_old(reduce(x, m)) {
+        match try_set_old(bits, reduce(x, m)) {
             Some(old) => all &= old,
             None => return all == 0,
         }
@@ -557,14 +577,13 @@ pub(crate) fn set<const K: u32, const E: bool>(
 /// changed a bit (as [`set`] of each in turn would).
 #[inline(always)]
 pub(crate) fn insert_many<const K: u32, const E: bool>(
-    bits: &mut BitArray,
+    bits: &mut [u64],
     m: u64,
     walks: &[(u64, u64)],
 ) -> usize {
-    let words = bits.words();
     for &(x, y) in walks {
         for i in 0..K {
-            prefetch_probe(words, m, probe_at::<E>(x, y, i));
+            prefetch_probe(bits, m, probe_at::<E>(x, y, i));
         }
     }
     walks.iter().filter(|&&(x, y)| set::<K, E>(bits, m, x, y)).count()
@@ -574,13 +593,13 @@ pub(crate) fn insert_many<const K: u32, const E: bool>(
 /// read-modify-write a probe, nothing kept.
 #[inline(always)]
 pub(crate) fn set_all<const K: u32, const E: bool>(
-    bits: &mut BitArray,
+    bits: &mut [u64],
     m: u64,
     mut x: u64,
     mut y: u64,
 ) {
     for i in 0..K {
-        bits.set(reduce(x, m));
+        set_bit(bits, reduce(x, m));
         step::<E>(&mut x, &mut y, i);
     }
 }
@@ -602,7 +621,7 @@ fn key_query<H: MsStart, const K: u32, const E: bool, const FAR: bool>(
 fn key_insert<H: MsStart, const K: u32, const E: bool>(
     seed: u64,
     m: u64,
-    bits: &mut BitArray,
+    bits: &mut [u64],
     key: &[u8],
 ) -> bool {
     let (x, y) = H::start(seed, key);
@@ -612,7 +631,7 @@ fn key_insert<H: MsStart, const K: u32, const E: bool>(
 fn key_add<H: MsStart, const K: u32, const E: bool>(
     seed: u64,
     m: u64,
-    bits: &mut BitArray,
+    bits: &mut [u64],
     key: &[u8],
 ) {
     let (x, y) = H::start(seed, key);
@@ -637,7 +656,7 @@ fn word_query<H: MsStart, const K: u32, const E: bool, const FAR: bool>(
 fn word_insert<H: MsStart, const K: u32, const E: bool>(
     seed: u64,
     m: u64,
-    bits: &mut BitArray,
+    bits: &mut [u64],
     key: u64,
 ) -> bool {
     let (x, y) = H::start_word(seed, key);
@@ -647,7 +666,7 @@ fn word_insert<H: MsStart, const K: u32, const E: bool>(
 fn word_add<H: MsStart, const K: u32, const E: bool>(
     seed: u64,
     m: u64,
-    bits: &mut BitArray,
+    bits: &mut [u64],
     key: u64,
 ) {
     let (x, y) = H::start_word(seed, key);
