@@ -94,6 +94,28 @@ impl std::fmt::Debug for BitArray {
     }
 }
 
+/// Sets bit `i` of `words` (Guava's layout: bit `i & 63` of word
+/// `i >> 6`). An `i` past the words sets nothing, where indexing would
+/// panic: callers whose positions are in range by construction pay only
+/// the slice's bounds test.
+#[inline(always)]
+pub fn set_in(words: &mut [u64], i: u64) {
+    if let Some(w) = words.get_mut((i >> 6) as usize) {
+        *w |= 1u64 << (i & 63);
+    }
+}
+
+/// Sets bit `i` of `words` and returns its old value, `0` or `1`, or
+/// `None` (setting nothing) for an `i` past the words: the slice form of
+/// [`BitArray::try_set_old`], which says why the answer is an `Option`.
+#[inline(always)]
+pub fn try_set_old_in(words: &mut [u64], i: u64) -> Option<u64> {
+    let w = words.get_mut((i >> 6) as usize)?;
+    let old = *w;
+    *w = old | 1u64 << (i & 63);
+    Some((old >> (i & 63)) & 1)
+}
+
 impl BitArray {
     /// An all-zero array of `bits` bits. Errors when `bits` is 0 or the
     /// array could not be allocated on this platform.
@@ -127,9 +149,21 @@ impl BitArray {
     }
 
     /// The words, to set or clear bits in place (bit `i` being bit
-    /// `i & 63` of word `i >> 6`). Bits at or beyond
+    /// `i & 63` of word `i >> 6`), for loops that take a slice, such as
+    /// [`set_in`] and [`try_set_old_in`]. Bits at or beyond
     /// [`bit_len`](Self::bit_len) must stay clear: counts such as
     /// [`count_ones`](Self::count_ones) read whole words.
+    ///
+    /// ```
+    /// use bloomlab_core::{BitArray, bits};
+    ///
+    /// let mut a = BitArray::new(100)?;
+    /// bits::set_in(a.words_mut(), 70);
+    /// assert_eq!(bits::try_set_old_in(a.words_mut(), 70), Some(1));
+    /// assert!(a.get(70));
+    /// assert_eq!(a.count_ones(), 1);
+    /// # Ok::<(), bloomlab_core::Error>(())
+    /// ```
     #[inline]
     pub fn words_mut(&mut self) -> &mut [u64] {
         &mut self.words
@@ -199,10 +233,7 @@ impl BitArray {
     #[inline]
     pub fn try_set_old(&mut self, i: u64) -> Option<u64> {
         debug_assert!(i < self.bits);
-        let w = self.words.get_mut((i >> 6) as usize)?;
-        let old = *w;
-        *w = old | 1u64 << (i & 63);
-        Some((old >> (i & 63)) & 1)
+        try_set_old_in(&mut self.words, i)
     }
 
     /// Clears bit `i`; returns whether it changed (was 1).

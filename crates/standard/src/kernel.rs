@@ -12,6 +12,7 @@
 //! [`Probes::ms_walk`](crate::Probes::ms_walk)'s, bit for bit; the
 //! `kernel_matches_probes` test checks that.
 
+use bloomlab_core::bits::{set_in, try_set_old_in};
 use bloomlab_core::prefetch_l2;
 use bloomlab_hash::Funnel;
 
@@ -249,26 +250,6 @@ pub(crate) fn step<const E: bool>(x: &mut u64, y: &mut u64, i: u32) {
 #[inline(always)]
 pub(crate) fn bit(words: &[u64], p: u64) -> u64 {
     words[(p >> 6) as usize] >> (p & 63)
-}
-
-/// Sets bit `p` of `words`. A position is below `m` by construction, so
-/// the word is always there; the test is the slice's bounds check, with
-/// nothing to do past the end rather than a panic.
-#[inline(always)]
-pub(crate) fn set_bit(words: &mut [u64], p: u64) {
-    if let Some(w) = words.get_mut((p >> 6) as usize) {
-        *w |= 1 << (p & 63);
-    }
-}
-
-/// Sets bit `p` of `words` and returns what it was (0 or 1), or `None`
-/// past the end (as [`set_bit`]).
-#[inline(always)]
-pub(crate) fn try_set_old(words: &mut [u64], p: u64) -> Option<u64> {
-    let w = words.get_mut((p >> 6) as usize)?;
-    let old = *w;
-    *w = old | 1 << (p & 63);
-    Some((old >> (p & 63)) & 1)
 }
 
 /// Prefetches the word of the probe at hash `x` (see [`reduce`]).
@@ -560,10 +541,11 @@ pub(crate) fn set<const K: u32, const E: bool>(
 ) -> bool {
     // 1 while every probed bit was already set. A position is below `m`
     // by construction, so `None` does not occur; returning there (rather
-    // than panicking) keeps `all` one register (see `try_set_old`).
+    // than panicking) keeps `all` one register (see
+    // `BitArray::try_set_old`).
     let mut all = 1;
     for i in 0..K {
-        match try_set_old(bits, reduce(x, m)) {
+        match try_set_old_in(bits, reduce(x, m)) {
             Some(old) => all &= old,
             None => return all == 0,
         }
@@ -599,7 +581,7 @@ pub(crate) fn set_all<const K: u32, const E: bool>(
     mut y: u64,
 ) {
     for i in 0..K {
-        set_bit(bits, reduce(x, m));
+        set_in(bits, reduce(x, m));
         step::<E>(&mut x, &mut y, i);
     }
 }
