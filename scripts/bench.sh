@@ -99,3 +99,6 @@ for suite in "$@"; do
   "$target/debug/bench-report" "$suite" "${dirs[@]}" \
     --log "$log" --since "$start" "${args[@]}"
 done
+# The summary of every block's ratios against the targets, read from the
+# blocks as they now are.
+"$target/debug/bench-report" targets --write

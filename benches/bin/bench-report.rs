@@ -2,6 +2,8 @@
 //! ratios against the issues' targets, measured false-positive rates),
 //! read from criterion's results and the bench's saved log; with
 //! `--write`, written into the suite's README between its markers.
+//! `bench-report targets` is the summary of every block's ratios against
+//! the targets, read from the READMEs' blocks.
 //!
 //! `scripts/bench.sh` runs a suite and then this.
 
@@ -9,7 +11,8 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
 use bloomlab_benches::report::{
-    Accuracy, Error, Results, render, splice, suite, write_atomically,
+    Accuracy, Error, Results, TARGETS, render, splice, suite, targets,
+    write_atomically,
 };
 use clap::Parser;
 
@@ -17,8 +20,9 @@ use clap::Parser;
 #[command(about = "Tables of a bench suite's results, from criterion's \
                    output (see scripts/bench.sh)")]
 struct Args {
-    /// The suite: standard, counting, partitioned, scalable, hash or
-    /// redis.
+    /// The suite: standard, counting, counting-floor, window,
+    /// partitioned, scalable, hash or redis; or `targets`, the summary
+    /// of the blocks' ratios in benches/README.md.
     suite: String,
     /// Criterion's output directory. Given more than once (copies of it
     /// after each of several runs), each figure is the median of the
@@ -50,7 +54,13 @@ fn main() {
     }
 }
 
+/// The READMEs that hold blocks, `benches/README.md` first.
+const READMES: [&str; 2] = ["benches/README.md", "crates/scalable/README.md"];
+
 fn run(args: Args) -> Result<()> {
+    if args.suite == TARGETS {
+        return summary(args.write);
+    }
     let suite = suite(&args.suite)?;
     let results = match args.criterion.as_slice() {
         [one] => Results::read(one, args.since)?,
@@ -89,7 +99,13 @@ fn run(args: Args) -> Result<()> {
     let path = Path::new(suite.readme);
     let text = std::fs::read_to_string(path)
         .with_context(|| format!("reading {}", path.display()))?;
-    let Some(new) = splice(&text, name, &block) else {
+    write_into(path, &text, name, &block)
+}
+
+/// Writes `block` into `path` (whose text is `text`) between the markers
+/// of block `name`.
+fn write_into(path: &Path, text: &str, name: &str, block: &str) -> Result<()> {
+    let Some(new) = splice(text, name, block) else {
         bail!(Error::NoMarkers {
             path: path.to_path_buf(),
             block: name.to_owned(),
@@ -98,4 +114,26 @@ fn run(args: Args) -> Result<()> {
     write_atomically(path, &new)?;
     eprintln!("wrote block {name} of {}", path.display());
     Ok(())
+}
+
+/// `bench-report targets`: prints the summary, or writes it into
+/// benches/README.md.
+fn summary(write: bool) -> Result<()> {
+    let texts = READMES
+        .iter()
+        .map(|p| {
+            std::fs::read_to_string(p).with_context(|| format!("reading {p}"))
+        })
+        .collect::<Result<Vec<_>>>()?;
+    let readmes: Vec<(&str, &str)> = READMES
+        .iter()
+        .copied()
+        .zip(texts.iter().map(String::as_str))
+        .collect();
+    let block = targets(&readmes);
+    if !write {
+        print!("{block}");
+        return Ok(());
+    }
+    write_into(Path::new(READMES[0]), &texts[0], TARGETS, &block)
 }

@@ -46,10 +46,10 @@
 //! queries each) its false-positive rates were within 1 sd of the
 //! formula; the standard filters' formula tests keep it there. At
 //! n = 10^6 a key's build, insert and queries took 5–7% less than with
-//! `fold-128` (`benches/README.md`, the blocks of 2026-11-27 14:08 and
-//! 16:18 UTC), and the hash alone 2.46 ns against 3.00 through
-//! [`crate::Hasher`]; 64 bits against 128 only matter past about 2^32
-//! keys in one filter.
+//! `fold-128` (`benches/NOTEBOOK.md`, "The fold families": the blocks of
+//! 2026-11-27 14:08 and 16:18 UTC), and the hash alone 2.46 ns against
+//! 3.00 through [`crate::Hasher`]; 64 bits against 128 only matter past
+//! about 2^32 keys in one filter.
 //!
 //! # Caveat
 //!

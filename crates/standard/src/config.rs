@@ -26,9 +26,9 @@ use crate::Result;
 /// filters), level elsewhere. `fold-64`, its first half, steps the walk
 /// by the hash rotated and xored with a constant
 /// ([`bloomlab_hash::Family::step`]) instead of a second multiply: 5–7%
-/// faster again at n = 1e6 (`benches/README.md`). They are bloomlab's
-/// own hashes, whose constants are public, so the default stays the
-/// established XXH3.
+/// faster again at n = 1e6 (`benches/NOTEBOOK.md`, "The fold
+/// families"). They are bloomlab's own hashes, whose constants are
+/// public, so the default stays the established XXH3.
 ///
 /// ```
 /// use bloomlab_standard::Config;
