@@ -243,6 +243,31 @@ enum Hashing {
 /// assert!(f.theoretical_fpp(1000)? <= 0.01);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
+///
+/// The example below measures it: for 10^5 keys at p = 1% the filter
+/// takes k = 7 slices and 9.59 bits a key, and the partitioned formula
+/// lies in the 99.9% Clopper–Pearson interval of the rate measured on
+/// 10^5 keys never inserted (about ±10% of it here; one filter's bits
+/// move its rate by about 0.4%, well inside).
+///
+/// ```
+/// use bloomlab_core::{stats, theory};
+/// use bloomlab_partitioned::PartitionedBloomFilter;
+///
+/// let n = 100_000u64;
+/// let mut f = PartitionedBloomFilter::new(n, 0.01)?;
+/// assert_eq!((f.bits(), f.hash_count()), (959_301, 7)); // 9.59 bits a key
+/// for key in 0..n {
+///     f.add(&key);
+/// }
+/// let queries = 100_000u64;
+/// let hits = (n..n + queries).filter(|key| f.contains(key)).count();
+/// let formula = theory::fpr_partitioned(f.bits(), n, f.hash_count())?;
+/// assert!(formula <= 0.01);
+/// let ci = stats::clopper_pearson(hits as u64, queries, 0.999)?;
+/// assert!(ci.contains(formula), "{hits} hits, {ci:?} against {formula}");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PartitionedBloomFilter {
     bits: BitArray,

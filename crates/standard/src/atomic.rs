@@ -11,7 +11,9 @@ use crate::{BloomFilter, Config, Result};
 /// `&self` and set bits with atomic `fetch_or` (relaxed ordering), like
 /// Guava's `LockFreeBitArray`. Same hashing, same bits: converting to a
 /// [`BloomFilter`] gives exactly the filter a sequential build of the same
-/// keys gives, whatever the interleaving.
+/// keys gives, whatever the interleaving, so its size and false-positive
+/// rate are [`BloomFilter`]'s (9.59 bits a key and the exact formula's
+/// rate at p = 1%, measured in [`BloomFilter`]'s example).
 ///
 /// ```
 /// use bloomlab_standard::AtomicBloomFilter;
