@@ -145,6 +145,13 @@ mod fast;
 mod filter;
 mod format;
 mod probes;
+
+pub mod readme {
+    //! The crate README: counter width against memory and overflow,
+    //! batches and the summary, files and speed. Its examples run as
+    //! doctests.
+    #![doc = include_str!("../README.md")]
+}
 #[cfg(feature = "serde")]
 mod serde_impls;
 

@@ -124,6 +124,13 @@ mod native;
 mod serde_impls;
 mod split;
 
+pub mod readme {
+    //! The crate README: which filter to pick, sharing a filter with
+    //! Java through Guava's format, files and speed. Its examples run as
+    //! doctests.
+    #![doc = include_str!("../README.md")]
+}
+
 pub use atomic::AtomicBloomFilter;
 pub use blocked::{
     BLOCK_SALTS, BLOCK_SCHEME, BlockScheme, BlockedBloomFilter,
