@@ -1333,8 +1333,24 @@ fn section(block: &str) -> Option<&'static str> {
 struct TargetRow {
     ratio: String,
     target: String,
+    /// The table's columns (`insert 10^6`), whichever cells have values.
+    columns: Vec<String>,
     met: Vec<String>,
     missed: Vec<String>,
+}
+
+impl TargetRow {
+    /// Whether `v` meets the row's target (`≥ 1`, `≤ 1.5`); `None` if the
+    /// target does not parse.
+    fn meets(&self, v: f64) -> Option<bool> {
+        let (at_least, t) = if let Some(t) = self.target.strip_prefix("≥ ") {
+            (true, t)
+        } else {
+            (false, self.target.strip_prefix("≤ ")?)
+        };
+        let t: f64 = t.parse().ok()?;
+        Some(if at_least { v >= t } else { v <= t })
+    }
 }
 
 /// The rows of the ratio tables ([`render`]'s "| ratio | target |"
@@ -1366,6 +1382,7 @@ fn target_rows(block: &str) -> Vec<TargetRow> {
         let mut row = TargetRow {
             target: c.pop().unwrap_or_default(),
             ratio: c.pop().unwrap_or_default(),
+            columns: cols.clone(),
             ..TargetRow::default()
         };
         for (col, v) in cols.iter().zip(values) {
@@ -1378,6 +1395,67 @@ fn target_rows(block: &str) -> Vec<TargetRow> {
         }
         if !row.met.is_empty() || !row.missed.is_empty() {
             rows.push(row);
+        }
+    }
+    rows
+}
+
+/// The alternated lines of a block ([`crate::turns`]: filters taking
+/// turns, "The first run's alternated n = 1e6: fastbloom's time ÷
+/// bloomlab's, …: insert 0.99 (0.89–1.10), …"), each set against the
+/// target of the ratio-table row with the same ratio and a column of
+/// the same operation and size: rows of `ratio, taking turns`. Lines
+/// whose ratio has no target (a peer against itself) are left out.
+fn turn_rows(block: &str, tables: &[TargetRow]) -> Vec<TargetRow> {
+    let mut rows: Vec<TargetRow> = Vec::new();
+    for line in block.lines() {
+        let Some((_, rest)) = line.split_once("'s alternated n = ") else {
+            continue;
+        };
+        let Some((n, rest)) = rest.split_once(": ") else { continue };
+        let Some((num, rest)) = rest.split_once("'s time ÷ ") else {
+            continue;
+        };
+        let Some((den, rest)) = rest.split_once("'s, ") else { continue };
+        let Some((_, cells)) = rest.split_once("): ") else { continue };
+        let ratio = format!("{num} ÷ {den}");
+        let size = power(n);
+        for cell in cells.trim_end_matches('.').split(", ") {
+            // "insert 0.99 (0.89–1.10)"
+            let mut words = cell.split(' ');
+            let (Some(op), Some(value)) = (words.next(), words.next()) else {
+                continue;
+            };
+            let Ok(v) = value.parse::<f64>() else { continue };
+            let column = format!("{op} {size}");
+            let Some(table) = tables
+                .iter()
+                .find(|t| t.ratio == ratio && t.columns.contains(&column))
+            else {
+                continue;
+            };
+            let Some(met) = table.meets(v) else { continue };
+            let label = format!("{ratio}, taking turns");
+            let i = match rows
+                .iter()
+                .position(|r| r.ratio == label && r.target == table.target)
+            {
+                Some(i) => i,
+                None => {
+                    rows.push(TargetRow {
+                        ratio: label,
+                        target: table.target.clone(),
+                        ..TargetRow::default()
+                    });
+                    rows.len() - 1
+                }
+            };
+            let cell = format!("{column} {value}");
+            if met {
+                rows[i].met.push(cell);
+            } else {
+                rows[i].missed.push(cell);
+            }
         }
     }
     rows
@@ -1402,9 +1480,10 @@ pub fn targets(readmes: &[(&str, &str)]) -> String {
          the ratio tables of the blocks below and of \
          [crates/scalable/README.md](../crates/scalable/README.md#speed): \
          one line for each ratio of each block, with the run it came \
-         from. A block's alternated lines (filters taking turns, at the \
-         same moment of the host) can disagree with its criterion cells; \
-         its section says where they do.\n\n\
+         from. Lines marked \"taking turns\" are the block's alternated \
+         lines (the filters timed in turns, so at the same moments of the \
+         shared host) set against the same targets; where they disagree \
+         with criterion's cells, the block's section says why.\n\n\
          | block | ratio | target | not met | met |\n\
          |---|---|---|---|---|\n",
     );
@@ -1420,7 +1499,10 @@ pub fn targets(readmes: &[(&str, &str)]) -> String {
             let Some(body) = block(text, name) else { continue };
             let time = block_time(body).unwrap_or("?");
             let link = section(name).unwrap_or("#benchmarks");
-            for row in target_rows(body) {
+            let mut rows = target_rows(body);
+            let turns = turn_rows(body, &rows);
+            rows.extend(turns);
+            for row in rows {
                 let list = |v: &[String]| {
                     if v.is_empty() { "–".to_owned() } else { v.join(", ") }
                 };
@@ -1564,11 +1646,62 @@ mod tests {
             [TargetRow {
                 ratio: "a ÷ b".into(),
                 target: "≥ 1".into(),
+                columns: vec![
+                    "build 10^6".into(),
+                    "build 10^7".into(),
+                    "insert 10^6".into(),
+                ],
                 met: vec!["insert 10^6 1.74".into()],
                 missed: vec!["build 10^6 0.88".into()],
             }]
         );
         assert_eq!(block_time(block), Some("2026-11-27 20:09 to 20:28"));
+    }
+
+    #[test]
+    fn turn_rows_take_the_tables_targets() {
+        let block = "| ratio | target | insert 10^6 | remove 10^6 |\n\
+                     |---|---|---:|---:|\n\
+                     | a ÷ b | ≥ 2 | 2.80 ✓ | 2.42 ✓ |\n\
+                     \n| ratio | target | contains-member 10^6 |\n\
+                     |---|---|---:|\n\
+                     | a ÷ b | ≥ 1.5 | 1.57 ✓ |\n\
+                     | b ÷ c | ≤ 1.5 | 1.50 ✓ |\n\n\
+                     The first run's alternated n = 1e6: a's time ÷ b's, the \
+                     median of 21 rounds of 262144 keys each \
+                     (lowest–highest): insert 2.44 (2.31–2.78), \
+                     contains-member 1.31 (1.25–1.37), other 9.00 (1–2).\n\n\
+                     The first run's alternated n = 1e6: a's time ÷ x's, the \
+                     median of 21 rounds (lowest–highest): insert 0.5 (0–1).\n";
+        let tables = target_rows(block);
+        let turns = turn_rows(block, &tables);
+        let cells: Vec<_> = turns
+            .iter()
+            .map(|r| (r.ratio.as_str(), r.target.as_str(), &r.met, &r.missed))
+            .collect();
+        assert_eq!(
+            cells,
+            [
+                (
+                    "a ÷ b, taking turns",
+                    "≥ 2",
+                    &vec!["insert 10^6 2.44".to_owned()],
+                    &vec![]
+                ),
+                (
+                    "a ÷ b, taking turns",
+                    "≥ 1.5",
+                    &vec![],
+                    &vec!["contains-member 10^6 1.31".to_owned()]
+                ),
+            ]
+        );
+        let below =
+            TargetRow { target: "≤ 1.5".into(), ..TargetRow::default() };
+        assert_eq!(
+            (below.meets(1.5), below.meets(1.6)),
+            (Some(true), Some(false))
+        );
     }
 
     #[test]
