@@ -1291,22 +1291,29 @@ fn accuracy(out: &mut String, suite: &Suite, acc: &Accuracy, runs: usize) {
 /// `readme` with the block between `<!-- BEGIN: bench-NAME -->` and
 /// `<!-- END: bench-NAME -->` replaced by `block`.
 pub fn splice(readme: &str, name: &str, block: &str) -> Option<String> {
-    let begin = format!("<!-- BEGIN: bench-{name} -->");
-    let end = format!("<!-- END: bench-{name} -->");
-    let b = readme.find(&begin)? + begin.len();
-    let e = b + readme[b..].find(&end)?;
+    let (b, e) = between_markers(readme, name)?;
     Some(format!("{}\n{}\n{}", &readme[..b], block.trim_end(), &readme[e..]))
 }
 
 /// The text between `<!-- BEGIN: bench-NAME -->` and
 /// `<!-- END: bench-NAME -->` of `readme`, trimmed.
 pub fn block<'r>(readme: &'r str, name: &str) -> Option<&'r str> {
+    let (b, e) = between_markers(readme, name)?;
+    Some(readme[b..e].trim())
+}
+
+/// The byte range between block `name`'s markers in `readme`.
+fn between_markers(readme: &str, name: &str) -> Option<(usize, usize)> {
     let begin = format!("<!-- BEGIN: bench-{name} -->");
     let end = format!("<!-- END: bench-{name} -->");
     let b = readme.find(&begin)? + begin.len();
-    let e = b + readme[b..].find(&end)?;
-    Some(readme[b..e].trim())
+    Some((b, b + readme[b..].find(&end)?))
 }
+
+/// The READMEs that hold blocks, from the workspace root,
+/// `benches/README.md` (where [`targets`] is written) first.
+pub const READMES: [&str; 2] =
+    ["benches/README.md", "crates/scalable/README.md"];
 
 /// The name of the summary block [`targets`] writes.
 pub const TARGETS: &str = "targets";
@@ -1704,17 +1711,19 @@ mod tests {
         );
     }
 
+    /// [`READMES`] with their committed text.
+    fn readmes() -> [(&'static str, &'static str); 2] {
+        [
+            (READMES[0], include_str!("README.md")),
+            (READMES[1], include_str!("../crates/scalable/README.md")),
+        ]
+    }
+
     #[test]
     fn targets_block_is_current() {
         // The summary is what `bench-report targets` makes of the blocks
         // as they are: a block rewritten without it fails here.
-        let readmes = [
-            ("benches/README.md", include_str!("README.md")),
-            (
-                "crates/scalable/README.md",
-                include_str!("../crates/scalable/README.md"),
-            ),
-        ];
+        let readmes = readmes();
         let made = targets(&readmes);
         assert_eq!(
             block(readmes[0].1, TARGETS),
@@ -1731,13 +1740,7 @@ mod tests {
 
     #[test]
     fn the_readmes_have_a_block_for_every_suite() {
-        let readmes = [
-            ("benches/README.md", include_str!("README.md")),
-            (
-                "crates/scalable/README.md",
-                include_str!("../crates/scalable/README.md"),
-            ),
-        ];
+        let readmes = readmes();
         let text = |path: &str| {
             readmes.iter().find(|(p, _)| *p == path).map(|(_, t)| *t)
         };

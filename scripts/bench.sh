@@ -15,7 +15,8 @@
 #
 # Blocks: standard, counting, counting-floor, window, partitioned, hash
 # and redis in benches/README.md; scalable (and scalable-1e7) in
-# crates/scalable/README.md. The redis
+# crates/scalable/README.md; after the suites, the table of every
+# target at the top of benches/README.md (bench-report targets). The redis
 # bench needs redis-server. Each suite's log is kept in
 # $CARGO_TARGET_DIR/bench-SUITE.log. Run it on a quiet machine: other
 # load moves the figures.

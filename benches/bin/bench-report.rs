@@ -11,8 +11,8 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
 use bloomlab_benches::report::{
-    Accuracy, Error, Results, TARGETS, render, splice, suite, targets,
-    write_atomically,
+    Accuracy, Error, READMES, Results, TARGETS, render, splice, suite,
+    targets, write_atomically,
 };
 use clap::Parser;
 
@@ -53,9 +53,6 @@ fn main() {
         std::process::exit(1);
     }
 }
-
-/// The READMEs that hold blocks, `benches/README.md` first.
-const READMES: [&str; 2] = ["benches/README.md", "crates/scalable/README.md"];
 
 fn run(args: Args) -> Result<()> {
     if args.suite == TARGETS {
