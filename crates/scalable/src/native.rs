@@ -8,6 +8,7 @@ use bloomlab_hash::{Family, Hasher, Reduction};
 use crate::config::{
     BLOCK_BITS, Config, Layout, Pairing, Probe, Shape, Sizing,
 };
+use crate::parts::LayerSpec;
 use crate::scalable::{Layer, ScalableBloomFilter};
 use crate::{Error, Result};
 
@@ -154,8 +155,15 @@ impl ScalableBloomFilter {
                 format!("{n} layers in {} bytes", r.remaining()),
             ));
         }
+        if !config.scaling && n != 1 {
+            return Err(Error::corrupt(
+                "layer count",
+                format!("a non-scaling filter has one layer, not {n}"),
+            ));
+        }
         let mut layers = Vec::with_capacity(n as usize);
-        for _ in 0..n {
+        let mut prev = None;
+        for i in 0..n as usize {
             let capacity = r.u64("layer capacity")?;
             let lerror = f64::from_bits(r.u64("layer error")?);
             let bpe = f64::from_bits(r.u64("layer bpe")?);
@@ -187,13 +195,16 @@ impl ScalableBloomFilter {
                     ),
                 ));
             }
+            let shape = Shape { bits, modulus, k, bpe };
+            LayerSpec::check_stored(
+                &config, i, prev, capacity, lerror, &shape,
+            )
+            .map_err(|why| Error::corrupt("layer", why))?;
+            prev = Some((capacity, lerror));
             let words = r.words(nwords, "layer words")?;
             let array = BitArray::from_words(bits, words)?;
-            let mut layer = Layer::new(
-                capacity,
-                lerror,
-                Shape { bits: 64, modulus, k, bpe },
-            )?;
+            let mut layer =
+                Layer::new(capacity, lerror, Shape { bits: 64, ..shape })?;
             layer.ones = array.count_ones();
             layer.array = array;
             layer.count = count;

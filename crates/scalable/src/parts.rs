@@ -70,6 +70,65 @@ impl LayerSpec {
         Ok(LayerSpec::new(capacity, error, s))
     }
 
+    /// Why stored layer `index`, `(capacity, error, s)`, is not the layer
+    /// `config` grows after `prev` (layer `index − 1`'s capacity and
+    /// error; `None` for layer 0), or `Ok` if it is: the reader's check of
+    /// a saved chain. The next layer is sized from the last one's
+    /// capacity and error, so a chain whose numbers were forged (with the
+    /// checksum recomputed) would otherwise make a later insert allocate
+    /// what no byte of the input accounts for.
+    ///
+    /// Capacity and error must be exactly what growing gives (RedisBloom
+    /// grows them the same way: `entries·growth`, `error·0.5`); the shape
+    /// exactly what [`shape`] gives, except under
+    /// [`Sizing::RedisBloom`](crate::Sizing::RedisBloom), whose layers
+    /// may come from a dump: there the bits per entry must agree to
+    /// within `1e-9` (relative; they were computed by RedisBloom's C
+    /// code) and the bits to within one 512-bit block (RedisBloom's
+    /// rounding of the array changed between versions), `k` being tied
+    /// to the bits per entry by the dump's own check.
+    pub(crate) fn check_stored(
+        config: &Config,
+        index: usize,
+        prev: Option<(u64, f64)>,
+        capacity: u64,
+        error: f64,
+        s: &Shape,
+    ) -> std::result::Result<(), String> {
+        let (want_capacity, want_error) = match prev {
+            None => (config.initial_capacity, config.first_error),
+            Some((c, e)) => (
+                c.checked_mul(config.growth).ok_or_else(|| {
+                    format!("layer {index}'s capacity overflows 64 bits")
+                })?,
+                e * config.tightening,
+            ),
+        };
+        if capacity != want_capacity || error.to_bits() != want_error.to_bits()
+        {
+            return Err(format!(
+                "layer {index} has capacity {capacity} and error {error}, \
+                 the config grows it to {want_capacity} and {want_error}"
+            ));
+        }
+        let want = shape(config.sizing, config.layout, capacity, error)
+            .map_err(|e| format!("layer {index}: {e}"))?;
+        let same = if config.sizing == crate::Sizing::RedisBloom {
+            (s.bpe - want.bpe).abs() <= 1e-9 * want.bpe
+                && s.bits.abs_diff(want.bits) <= 512
+        } else {
+            s.bits == want.bits && s.modulus == want.modulus && s.k == want.k
+        };
+        if !same {
+            return Err(format!(
+                "layer {index} has {} bits, k {}, {} bits per entry; the \
+                 config sizes it at {} bits, k {}, {} bits per entry",
+                s.bits, s.k, s.bpe, want.bits, want.k, want.bpe
+            ));
+        }
+        Ok(())
+    }
+
     pub(crate) fn shape(&self) -> Shape {
         Shape {
             bits: self.bits,

@@ -6,6 +6,7 @@ use bloomlab_core::BitArray;
 use bloomlab_hash::{Family, Reduction};
 
 use crate::config::{Config, Layout, Pairing, Probe, Shape, Sizing, redis_k};
+use crate::parts::LayerSpec;
 use crate::scalable::{Layer, ScalableBloomFilter};
 use crate::{Error, Result};
 
@@ -205,7 +206,10 @@ impl ScalableBloomFilter {
     /// to the total), plus what bloomlab supports (64-bit hashing, no
     /// legacy power-of-two links, no `ENTS_IS_BITS`; see [`parse_header`]
     /// for the messages), and the chunks' total length must equal the
-    /// arrays' before anything is allocated. The filter's target error is
+    /// arrays' before anything is allocated. Unlike RedisBloom, each link
+    /// must also be the one the chain grows (its capacity and error from
+    /// the link before, its bits from them; see `FORMAT.md`), since the
+    /// next link is sized from the last. The filter's target error is
     /// not in the header: it is taken as twice the first link's (once
     /// for a non-scaling filter), which only [`Self::error_bound`] and
     /// [`Self::info`] show. [`Self::redis_scandump`] writes the current
@@ -249,13 +253,17 @@ impl ScalableBloomFilter {
         }
         let hasher = bloomlab_hash::Hasher::new(Family::Murmur64A, 0)?;
         let mut layers = Vec::with_capacity(h.links.len());
-        for l in &h.links {
+        let mut prev = None;
+        for (i, l) in h.links.iter().enumerate() {
             let s = Shape {
                 bits: l.bits,
                 modulus: l.bits,
                 k: l.hashes,
                 bpe: l.bpe,
             };
+            LayerSpec::check_stored(&config, i, prev, l.entries, l.error, &s)
+                .map_err(bad)?;
+            prev = Some((l.entries, l.error));
             let mut layer = Layer::new(l.entries, l.error, s)?;
             layer.count = l.size;
             layers.push(layer);

@@ -124,3 +124,69 @@ fn forged_lengths_are_refused() {
     b.extend_from_slice(&checksum(&b).to_le_bytes());
     assert!(ScalableBloomFilter::read(&b).is_err());
 }
+
+/// Where the first layer record starts, and the offset of `n0` (the
+/// fixed fields after the two names, as FORMAT.md lists them).
+fn offsets(bytes: &[u8]) -> (usize, usize) {
+    let family = 12 + 1 + usize::from(bytes[12]);
+    let reduction = family + 8 + 2;
+    let n0 = reduction + 1 + usize::from(bytes[reduction]) + 2;
+    // n0, P, P0, r, s; chain flags; redis options and growth; items,
+    // skipped; layer count.
+    (n0 + 5 * 8 + 1 + 4 + 4 + 8 + 8 + 4, n0)
+}
+
+/// `body` with its checksum recomputed, as a forger would.
+fn sealed(mut body: Vec<u8>) -> Vec<u8> {
+    let sum = bloomlab_core::framing::checksum(&body);
+    body.extend_from_slice(&sum.to_le_bytes());
+    body
+}
+
+fn put_u64(b: &mut [u8], at: usize, v: u64) {
+    b[at..at + 8].copy_from_slice(&v.to_le_bytes());
+}
+
+/// A chain whose capacities or errors were changed (checksum recomputed)
+/// is refused: the next layer is sized from the last one's, so a forged
+/// capacity of 2^40 in a file of a few hundred bytes would otherwise
+/// make the next insert that grows the chain allocate terabytes.
+#[test]
+fn forged_chains_are_refused() {
+    let mut f = ScalableBloomFilter::new(10, 0.01).unwrap();
+    for i in 0..100u32 {
+        f.add(&i.to_le_bytes()).unwrap();
+    }
+    assert!(f.layers().len() >= 3);
+    let bytes = f.to_bytes().unwrap();
+    let body = &bytes[..bytes.len() - 8];
+    let (first, n0) = offsets(&bytes);
+    // Unchanged, the offsets are right: the file reads back.
+    assert_eq!(
+        u64::from_le_bytes(body[first..first + 8].try_into().unwrap()),
+        10
+    );
+    assert!(ScalableBloomFilter::read(&sealed(body.to_vec())).is_ok());
+    let second = first + 68 + 8 * f.layers()[0].bit_array().words().len();
+    let refused = |b: Vec<u8>, what: &str| {
+        let e = ScalableBloomFilter::read(&sealed(b));
+        let Err(Error::Corrupt { reason, .. }) = &e else {
+            panic!("{what}: {e:?}");
+        };
+        assert!(reason.contains("layer"), "{what}: {reason}");
+    };
+    // The last layer's capacity (the one growth starts from).
+    let mut b = body.to_vec();
+    put_u64(&mut b, second, 1 << 40);
+    refused(b, "layer 1's capacity");
+    // A layer's error, which sizes the next layer's bits.
+    let mut b = body.to_vec();
+    put_u64(&mut b, first + 8, 1e-300f64.to_bits());
+    refused(b, "layer 0's error");
+    // n0 and layer 0's capacity together: the chain agrees with the
+    // config, but the layer's bits are not what that capacity needs.
+    let mut b = body.to_vec();
+    put_u64(&mut b, n0, 1 << 30);
+    put_u64(&mut b, first, 1 << 30);
+    refused(b, "n0 and layer 0's capacity");
+}

@@ -380,12 +380,22 @@ fn older_header_layouts_are_read() {
             assert_eq!(dump[0].1.len(), fixed + 49 * n);
             let h = redis::parse_header(&dump[0].1).unwrap();
             assert_eq!(h.layout, layout, "{name}");
+            let recorded = redis::parse_header(&want[0].1).unwrap().growth;
+            if !keep_growth && recorded != 2 && n > 1 {
+                // Before 2.2 every chain grew by 2: links that grow by
+                // another factor cannot have been written in that layout.
+                let e = ScalableBloomFilter::from_redis_scandump(&dump);
+                let Err(Error::BadDump(why)) = e else {
+                    panic!("{name}: {e:?}");
+                };
+                assert!(why.contains("the config grows it to"), "{why}");
+                continue;
+            }
             let g = ScalableBloomFilter::from_redis_scandump(&dump).unwrap();
             check_probes(name, &g, case);
             assert_eq!(g.layers(), current.layers(), "{name}: {layout:?}");
             let back = g.redis_scandump().unwrap();
             assert_eq!(back[0].1.len(), 20 + 53 * n);
-            let recorded = redis::parse_header(&want[0].1).unwrap().growth;
             if keep_growth || recorded == 2 {
                 // Nothing lost: byte for byte the recorded dump.
                 assert_eq!(back, want, "{name}: {layout:?}");
@@ -434,4 +444,42 @@ fn unsupported_headers_say_what_they_are() {
     assert!(refused(h).contains("32-bit MurmurHash2"));
     // Too short to hold even the chain fields.
     assert!(refused(header[..15].to_vec()).contains("header of 15 bytes"));
+}
+
+/// Every recorded dump, read and saved in bloomlab's own format, reads
+/// back: its links grow as the native reader's chain check requires.
+#[test]
+fn recorded_dumps_round_trip_through_the_native_format() {
+    let d = data();
+    for case in d["cases"].as_array().unwrap() {
+        let name = case["name"].as_str().unwrap();
+        let g =
+            ScalableBloomFilter::from_redis_scandump(&dump_of(case)).unwrap();
+        let back = ScalableBloomFilter::read(&g.to_bytes().unwrap());
+        assert_eq!(back.as_ref().ok(), Some(&g), "{name}: {back:?}");
+    }
+}
+
+/// A dump whose links were forged is refused before anything is
+/// allocated for them: a link's capacity that its bits cannot hold (the
+/// next link would be sized from it), or links that do not grow by the
+/// header's growth.
+#[test]
+fn forged_links_are_refused() {
+    let d = data();
+    let case = &d["cases"].as_array().unwrap()[4];
+    let want = dump_of(case);
+    assert!(ScalableBloomFilter::from_redis_scandump(&want).is_ok());
+    let n = u32::from_le_bytes(want[0].1[8..12].try_into().unwrap());
+    assert!(n > 1, "a chain of several links");
+    for (link, entries) in [(0usize, 1u64 << 30), (1, 1 << 40)] {
+        let mut dump = want.clone();
+        let at = 20 + 53 * link + 44;
+        dump[0].1[at..at + 8].copy_from_slice(&entries.to_le_bytes());
+        let e = ScalableBloomFilter::from_redis_scandump(&dump);
+        let Err(Error::BadDump(why)) = &e else {
+            panic!("link {link}: {e:?}");
+        };
+        assert!(why.starts_with(&format!("layer {link} ")), "{why}");
+    }
 }
