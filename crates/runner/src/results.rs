@@ -917,8 +917,28 @@ pub fn check(inv: &Invariants, sums: &[Summary]) -> Vec<Check> {
             detail: worst,
         });
     }
-    // Trials that failed are not an invariant, but say so when the
-    // experiment declared any: an all-error run must not pass silently.
+    // A failed trial inserted and queried nothing, so the invariants
+    // above say nothing of it. Some failures are expected (a sweep over
+    // families and strategies keeps the combinations the library refuses
+    // as rows with an `err`), but a run in which every trial failed
+    // measured nothing, and must not pass.
+    let ran: usize = sums.iter().map(|s| s.trials).sum();
+    if let (0, Some(s)) = (ran, sums.iter().find(|s| s.errors > 0)) {
+        let errors: usize = sums.iter().map(|s| s.errors).sum();
+        out.push(Check {
+            name: "trials-ran".into(),
+            bound: "at least one trial".into(),
+            held: false,
+            checked: sums.len(),
+            failed: sums.len(),
+            detail: format!(
+                "all {errors} trials failed; first at point {} ({}): {}",
+                s.point,
+                s.label,
+                if s.error.is_empty() { "no rate measured" } else { &s.error }
+            ),
+        });
+    }
     out
 }
 

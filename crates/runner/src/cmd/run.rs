@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use anyhow::{Context, Result};
+use anyhow::{Context, Result, bail};
 use bloomlab_runner::{Plan, sweep};
 use serde_json::json;
 
@@ -56,6 +56,23 @@ pub(crate) fn run(args: Args) -> Result<()> {
             outcome.rows.len(),
             outcome.info.timings.total
         );
+    }
+    // Everything is written (a failed trial's row carries its error). A
+    // sweep may expect some failures (combinations the library refuses),
+    // so they are a note; a run in which every trial failed measured
+    // nothing, which is an error to a script.
+    let mut failed = outcome.rows.iter().filter(|r| !r.err.is_empty());
+    if let Some(first) = failed.next() {
+        let (n, all) = (1 + failed.count(), outcome.rows.len());
+        let what = format!(
+            "{n} of {all} trial(s) failed (first: {}); their rows' err \
+             column says why",
+            first.err
+        );
+        if n == all {
+            bail!("{}: {what}", plan.name);
+        }
+        eprintln!("note: {what}");
     }
     Ok(())
 }

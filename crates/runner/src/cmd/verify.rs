@@ -48,6 +48,7 @@ pub(crate) fn run(args: Args) -> Result<()> {
         .filter(|c| !c.held)
         .map(|c| format!("{} ({}): {}", c.name, c.bound, c.detail))
         .collect();
+    // (Failed trials are the failed check `trials-ran`.)
     if !failed.is_empty() {
         bail!(
             "{}: {} invariant(s) failed: {}",

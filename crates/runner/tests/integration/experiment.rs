@@ -17,6 +17,20 @@ pub(crate) fn tiny(top: &str, grid: &str) -> String {
     )
 }
 
+/// A grid entry whose one trial fails as it runs (plans accept any `n`;
+/// the filter it sizes needs more words than a bit array may hold).
+pub(crate) const FAILING_POINT: &str = "\n[[grid]]\nvariant = [\"counting\"]\n\
+    n = [100000000000000]\nfpp = [0.01]\n";
+
+/// An experiment whose every trial fails: [`FAILING_POINT`] alone.
+pub(crate) fn all_failing() -> String {
+    format!(
+        "name = \"doomed\"\ndescription = \"Nothing runs.\"\nseed = 1\n\
+         [queries]\nper-filter = 5000\n\
+         [invariants]\nno-false-negatives = true\n{FAILING_POINT}"
+    )
+}
+
 /// Writes `text` to `dir/name` and returns the path.
 pub(crate) fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
     let p = dir.join(name);

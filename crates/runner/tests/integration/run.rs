@@ -1,6 +1,6 @@
 // `bloomlab run` and `bloomlab report`: outputs, determinism, safety.
 
-use crate::experiment::{tiny, write};
+use crate::experiment::{FAILING_POINT, all_failing, tiny, write};
 use crate::{bloomlab, run_into};
 
 /// The CSV without the timing columns.
@@ -188,5 +188,50 @@ fn report_on_a_folder_without_results_fails() {
         &["report", dir.path().to_str().unwrap()],
         1,
         "no results here",
+    );
+}
+
+/// A failed trial is written (its row's `err` says why) and noted on
+/// stderr; the run still succeeds if any trial ran, and fails (after
+/// writing everything) if none did, so that a script notices.
+#[test]
+fn failed_trials_are_written_and_an_all_failed_run_fails() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = |name: &str, text: &str| {
+        let exp = write(dir.path(), &format!("{name}.toml"), text);
+        let out = dir.path().join(name);
+        let o = bloomlab()
+            .args(["run", "-q"])
+            .arg(&exp)
+            .arg("--out")
+            .arg(&out)
+            .output()
+            .unwrap();
+        let err = String::from_utf8(o.stderr).unwrap();
+        let last = err.trim_end().lines().last().unwrap().to_string();
+        let csv = std::fs::read_to_string(out.join("results.csv")).unwrap();
+        let mut rows = csv::Reader::from_reader(csv.as_bytes());
+        let at = rows.headers().unwrap().iter().position(|h| h == "err");
+        let errs: Vec<String> = rows
+            .records()
+            .map(|r| r.unwrap()[at.unwrap()].to_string())
+            .filter(|e| !e.is_empty())
+            .collect();
+        assert_eq!(errs.len(), 1, "{errs:?}");
+        assert!(errs[0].contains("more than the maximum"), "{}", errs[0]);
+        for f in ["run.json", "report.html"] {
+            assert!(out.join(f).exists(), "{f}");
+        }
+        (o.status.code(), last)
+    };
+    let (code, last) = run("some", &(tiny("", "") + FAILING_POINT));
+    assert_eq!(code, Some(0), "{last}");
+    assert!(last.starts_with("note: 1 of 13 trial(s) failed (first: a "));
+    let (code, last) = run("all", &all_failing());
+    assert_eq!(code, Some(1), "{last}");
+    assert!(
+        last.starts_with("error: doomed: 1 of 1 trial(s) failed (first: a ")
+            && last.ends_with("; their rows' err column says why"),
+        "{last}"
     );
 }
