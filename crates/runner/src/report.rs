@@ -44,7 +44,28 @@ pub fn rebuild(dir: &Path) -> Result<(Vec<Summary>, Vec<Check>)> {
         });
     }
     let rows = results::read(&csv)?;
+    // Checked before anything is written, so that a damaged or foreign
+    // results file does not replace a good report.
+    if rows.is_empty() {
+        return Err(Error::Format {
+            path: csv,
+            message: "no rows (empty, or a header alone): nothing to \
+                      report; run the experiment again with `bloomlab run`"
+                .into(),
+        });
+    }
     let mut info = sweep::read_info(&dir.join("run.json"))?;
+    if let Some(r) = rows.iter().find(|r| r.experiment != info.experiment) {
+        return Err(Error::Format {
+            path: csv,
+            message: format!(
+                "a row of experiment `{}` beside run.json's `{}`: the \
+                 folder mixes two runs; run the experiment again with \
+                 `bloomlab run`",
+                r.experiment, info.experiment
+            ),
+        });
+    }
     let sums = results::summarise(&rows, info.confidence);
     let checks = results::check(&info.invariants, &sums);
     info.checks = checks.clone();

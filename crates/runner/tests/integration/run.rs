@@ -143,6 +143,35 @@ fn report_of_an_experiment_without_invariants() {
     );
 }
 
+/// `report` on a results file with no rows, or with rows of another
+/// experiment than its run.json, fails with one line and leaves the
+/// folder's report, charts and run.json as they were.
+#[test]
+fn report_refuses_empty_or_foreign_results_and_keeps_the_old_report() {
+    let dir = tempfile::tempdir().unwrap();
+    let exp = write(dir.path(), "t.toml", &tiny("", ""));
+    let out = dir.path().join("out");
+    run_into(&exp, &out, &[]);
+    let csv = std::fs::read_to_string(out.join("results.csv")).unwrap();
+    let kept = ["report.html", "run.json", "charts/fpr-vs-load.svg"]
+        .map(|f| std::fs::read(out.join(f)).unwrap());
+    let header = csv.lines().next().unwrap();
+    assert!(header.starts_with("experiment,"), "{header}");
+    let foreign: String =
+        csv.lines().map(|l| l.replacen("tiny,", "other,", 1) + "\n").collect();
+    for (text, needle) in [
+        (String::new(), "no rows (empty, or a header alone)"),
+        (format!("{header}\n"), "no rows (empty, or a header alone)"),
+        (foreign, "a row of experiment `other` beside run.json's `tiny`"),
+    ] {
+        std::fs::write(out.join("results.csv"), &text).unwrap();
+        crate::fails_with(&["report", out.to_str().unwrap()], 1, needle);
+        let now = ["report.html", "run.json", "charts/fpr-vs-load.svg"]
+            .map(|f| std::fs::read(out.join(f)).unwrap());
+        assert!(now == kept, "{needle}: the folder changed");
+    }
+}
+
 #[test]
 fn an_unwritable_output_leaves_existing_results_alone() {
     let dir = tempfile::tempdir().unwrap();
