@@ -907,8 +907,9 @@ fn scalable_axes(
     if growths.is_empty() {
         return Err(empty("growth"));
     }
-    if let Some(s) = growths.iter().find(|&&s| !(1..=32768).contains(&s)) {
-        return Err(format!("{at}: growth = {s} must be in 1..=32768"));
+    let max = bloomlab_scalable::MAX_GROWTH;
+    if let Some(s) = growths.iter().find(|&&s| !(1..=max).contains(&s)) {
+        return Err(format!("{at}: growth = {s} must be in 1..={max}"));
     }
     let rs = g.tightening.clone().unwrap_or_else(|| vec![0.5]);
     if rs.is_empty() {

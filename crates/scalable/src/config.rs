@@ -37,6 +37,12 @@ pub const BLOCK_BITS: u64 = 512;
 /// 1,281 bits per item).
 pub const MAX_BLOCKED_K: u32 = 64;
 
+/// The largest growth factor `s`, RedisBloom's (its `EXPANSION` is at
+/// most 32768). Each layer is sized from the last, so `s` also bounds
+/// what one insert that grows the chain allocates, against the memory
+/// the filter already holds.
+pub const MAX_GROWTH: u64 = 32768;
+
 /// `BLOCKED_LOAD[k − 1]`: the largest mean number of items per block at
 /// which a [`Layout::Blocked`] layer with `max(k, 8)` probes errs at most
 /// `2^−k`, rounded down to 4 decimals. The rate of a layer whose blocks
@@ -203,7 +209,8 @@ impl Config {
         self
     }
 
-    /// Sets `s`.
+    /// Sets `s` (at most [`MAX_GROWTH`], checked by
+    /// [`validate`](Self::validate)).
     pub fn growth(mut self, s: u64) -> Config {
         self.growth = s;
         self
@@ -286,6 +293,13 @@ impl Config {
         }
         if self.scaling && self.growth == 0 {
             return Err(Error::invalid("s", 0, "must be at least 1"));
+        }
+        if self.growth > MAX_GROWTH {
+            return Err(Error::invalid(
+                "s",
+                self.growth,
+                "must be at most 32768 (RedisBloom's limit, MAX_GROWTH)",
+            ));
         }
         if self.pairing == Pairing::Chained
             && self.family.seed_kind() != bloomlab_hash::SeedKind::U64

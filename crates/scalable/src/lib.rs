@@ -124,7 +124,8 @@ mod scalable;
 mod serde_impls;
 
 pub use config::{
-    BLOCK_BITS, Config, Layout, MAX_BLOCKED_K, Pairing, Probe, Sizing,
+    BLOCK_BITS, Config, Layout, MAX_BLOCKED_K, MAX_GROWTH, Pairing, Probe,
+    Sizing,
 };
 pub use error::{Error, Result};
 pub use native::VARIANT;

@@ -59,7 +59,7 @@ impl ScalableBloomFilter {
                 "ERR capacity must be in the range [1, 1073741824]",
             ));
         }
-        if expansion.is_some_and(|e| e > 32768) {
+        if expansion.is_some_and(|e| u64::from(e) > crate::MAX_GROWTH) {
             return Err(Error::Reserve(
                 "ERR expansion must be in the range [0, 32768]",
             ));
@@ -251,6 +251,9 @@ impl ScalableBloomFilter {
         if scaling && h.growth == 0 {
             return Err(bad("a scaling filter with growth 0".into()));
         }
+        // (RedisBloom refuses an expansion above 32768 when the filter
+        // is made, so no dump it wrote has one.)
+        config.validate().map_err(|e| bad(e.to_string()))?;
         let hasher = bloomlab_hash::Hasher::new(Family::Murmur64A, 0)?;
         let mut layers = Vec::with_capacity(h.links.len());
         let mut prev = None;

@@ -189,4 +189,25 @@ fn forged_chains_are_refused() {
     put_u64(&mut b, n0, 1 << 30);
     put_u64(&mut b, first, 1 << 30);
     refused(b, "n0 and layer 0's capacity");
+    // A growth factor past RedisBloom's limit: one insert could grow a
+    // layer of 2^40 times the last one.
+    let mut b = body.to_vec();
+    put_u64(&mut b, n0 + 32, 1 << 40);
+    let e = ScalableBloomFilter::read(&sealed(b));
+    assert!(
+        matches!(&e, Err(Error::InvalidParameter { name: "s", .. })),
+        "{e:?}"
+    );
+}
+
+/// `s` is at most RedisBloom's limit, 32768, wherever a config is made.
+#[test]
+fn growth_is_at_most_redisblooms_limit() {
+    use bloomlab_scalable::MAX_GROWTH;
+    assert_eq!(MAX_GROWTH, 32768);
+    let c = Config::new(10, 0.01);
+    assert!(ScalableBloomFilter::with_config(c.growth(MAX_GROWTH)).is_ok());
+    let e = ScalableBloomFilter::with_config(c.growth(MAX_GROWTH + 1));
+    let Err(e) = e else { panic!("growth 32769 accepted") };
+    assert!(e.to_string().contains("at most 32768"), "{e}");
 }
