@@ -136,10 +136,17 @@ fn offsets(bytes: &[u8]) -> (usize, usize) {
     (n0 + 5 * 8 + 1 + 4 + 4 + 8 + 8 + 4, n0)
 }
 
-/// `body` with its checksum recomputed, as a forger would.
+/// Recomputes a file's trailing checksum, as a forger would.
+pub(crate) fn reseal(bytes: &mut [u8]) {
+    let body = bytes.len() - 8;
+    let sum = bloomlab_core::framing::checksum(&bytes[..body]);
+    bytes[body..].copy_from_slice(&sum.to_le_bytes());
+}
+
+/// `body` with its checksum appended, as a forger would.
 fn sealed(mut body: Vec<u8>) -> Vec<u8> {
-    let sum = bloomlab_core::framing::checksum(&body);
-    body.extend_from_slice(&sum.to_le_bytes());
+    body.extend_from_slice(&[0; 8]);
+    reseal(&mut body);
     body
 }
 
