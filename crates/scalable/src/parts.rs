@@ -82,11 +82,13 @@ impl LayerSpec {
     /// grows them the same way: `entries·growth`, `error·0.5`); the shape
     /// exactly what [`shape`] gives, except under
     /// [`Sizing::RedisBloom`](crate::Sizing::RedisBloom), whose layers
-    /// may come from a dump: there the bits per entry must agree to
-    /// within `1e-9` (relative; they were computed by RedisBloom's C
-    /// code) and the bits to within one 512-bit block (RedisBloom's
-    /// rounding of the array changed between versions), `k` being tied
-    /// to the bits per entry by the dump's own check.
+    /// may come from a dump that RedisBloom's C code sized: there the
+    /// bits per entry must agree to within `1e-9` (relative), `k` be
+    /// RedisBloom's `k` for them (the dump reader's rule), and the bits be
+    /// within one 512-bit block of [`shape`]'s, a margin that does not
+    /// assume RedisBloom rounded the array exactly as this crate does
+    /// (the recorded dumps agree exactly) while still tying the bits to
+    /// the capacity and error.
     pub(crate) fn check_stored(
         config: &Config,
         index: usize,
@@ -115,6 +117,7 @@ impl LayerSpec {
             .map_err(|e| format!("layer {index}: {e}"))?;
         let same = if config.sizing == crate::Sizing::RedisBloom {
             (s.bpe - want.bpe).abs() <= 1e-9 * want.bpe
+                && f64::from(s.k) == crate::config::redis_k(s.bpe)
                 && s.bits.abs_diff(want.bits) <= 512
         } else {
             s.bits == want.bits && s.modulus == want.modulus && s.k == want.k

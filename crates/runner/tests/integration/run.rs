@@ -148,11 +148,8 @@ fn report_of_an_experiment_without_invariants() {
 /// folder's report, charts and run.json as they were.
 #[test]
 fn report_refuses_empty_or_foreign_results_and_keeps_the_old_report() {
-    let dir = tempfile::tempdir().unwrap();
-    let exp = write(dir.path(), "t.toml", &tiny("", ""));
-    let out = dir.path().join("out");
-    run_into(&exp, &out, &[]);
-    let csv = std::fs::read_to_string(out.join("results.csv")).unwrap();
+    let ran = crate::run_experiment(&tiny("", ""));
+    let (out, csv) = (&ran.out, &ran.csv);
     let kept = ["report.html", "run.json", "charts/fpr-vs-load.svg"]
         .map(|f| std::fs::read(out.join(f)).unwrap());
     let header = csv.lines().next().unwrap();

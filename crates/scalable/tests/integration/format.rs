@@ -196,6 +196,18 @@ fn forged_chains_are_refused() {
     put_u64(&mut b, n0, 1 << 30);
     put_u64(&mut b, first, 1 << 30);
     refused(b, "n0 and layer 0's capacity");
+    // A RedisBloom-sized layer's k (four billion probes a query).
+    let mut r = ScalableBloomFilter::redisbloom().unwrap();
+    for i in 0..500u32 {
+        r.add(&i.to_le_bytes()).unwrap();
+    }
+    let rb = r.to_bytes().unwrap();
+    let rbody = &rb[..rb.len() - 8];
+    let (rfirst, _) = offsets(&rb);
+    assert!(ScalableBloomFilter::read(&sealed(rbody.to_vec())).is_ok());
+    let mut b = rbody.to_vec();
+    b[rfirst + 24..rfirst + 28].copy_from_slice(&u32::MAX.to_le_bytes());
+    refused(b, "a RedisBloom layer's k");
     // A growth factor past RedisBloom's limit: one insert could grow a
     // layer of 2^40 times the last one.
     let mut b = body.to_vec();
