@@ -300,7 +300,7 @@ impl Indexer {
             return Err(Error::Unsupported {
                 strategy: strategy.name(),
                 with: reduction.name(),
-                reason: "the scheme is defined with `% m`; use --reduction modulo",
+                reason: "the scheme is defined with `% m`; use the modulo reduction (`--reduction modulo`)",
             });
         }
         match (strategy, family.seed_kind()) {
