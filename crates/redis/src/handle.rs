@@ -170,7 +170,54 @@ impl Handle {
         let reduction = Reduction::from_name(get(7)?)
             .map_err(|e| bad(7, e.to_string()))?;
         let config = Config { family, seed, strategy, reduction };
-        Handle::new(conn, name, kind, config, m, k)
+        // Values that parse but that no handle could use (k = 0, m past
+        // the kind's limit, a strategy the reduction does not take) are
+        // the config's fault, not the caller's.
+        let handle = Handle::new(conn, name, kind, config, m, k).map_err(
+            |e| match e {
+                Error::InvalidParameter { name: field, value, reason } => {
+                    Error::BadConfig {
+                        name: name.to_owned(),
+                        field,
+                        value,
+                        reason: reason.to_owned(),
+                    }
+                }
+                Error::Hash(bloomlab_hash::Error::InvalidParameter {
+                    name: field,
+                    value,
+                    reason,
+                }) => Error::BadConfig {
+                    name: name.to_owned(),
+                    field,
+                    value: value.to_string(),
+                    reason: reason.to_owned(),
+                },
+                e => Error::BadConfig {
+                    name: name.to_owned(),
+                    field: "config",
+                    value: format!(
+                        "m = {m}, k = {k}, strategy = {}, reduction = {}",
+                        strategy.name(),
+                        reduction.name()
+                    ),
+                    reason: e.to_string(),
+                },
+            },
+        )?;
+        // The handle sends its own rendering of the fields, which a
+        // script compares byte for byte: a hash written otherwise (by
+        // hand: `+9600`, `XXH3-128`) would fail every call, so say so now.
+        for (i, (mine, stored)) in handle.fields.iter().zip(&reply).enumerate()
+        {
+            if Some(mine) != stored.as_ref() {
+                return Err(bad(
+                    i,
+                    format!("not in canonical form ({mine:?})"),
+                ));
+            }
+        }
+        Ok(handle)
     }
 
     pub(crate) fn debug(
@@ -411,24 +458,30 @@ pub(crate) fn check_name(name: &str) -> Result<()> {
 }
 
 /// Maps a script's `BLOOMLAB_*` error reply to a typed error.
+///
+/// A key name may hold spaces (a filter's name may), and so may a value
+/// someone wrote into a config hash, so the replies put a key last and
+/// give a stored value's length in bytes before it: words are split off
+/// the front only as far as they cannot hold a space.
 pub(crate) fn script_error(e: RedisError, name: &str, op: Op) -> Error {
-    let detail = e.detail().unwrap_or_default().trim().to_owned();
-    let mut words = detail.split(' ');
-    let mut word = || words.next().unwrap_or_default().to_owned();
+    let detail = e.detail().unwrap_or_default().to_owned();
     match e.code() {
         Some("BLOOMLAB_NOFILTER") => {
-            Error::NotFound { name: name.to_owned(), key: word() }
+            Error::NotFound { name: name.to_owned(), key: detail }
         }
         Some("BLOOMLAB_ORPHAN") => {
-            Error::Orphan { key: word(), config: config_key(name) }
+            Error::Orphan { key: detail, config: config_key(name) }
         }
         Some("BLOOMLAB_WRONGTYPE") => {
-            let expected = if word() == "hash" { "hash" } else { "string" };
-            let found = word();
-            Error::WrongType { key: word(), found, expected }
+            let mut words = detail.splitn(3, ' ');
+            let expected =
+                if words.next() == Some("hash") { "hash" } else { "string" };
+            let found = words.next().unwrap_or_default().to_owned();
+            let key = words.next().unwrap_or_default().to_owned();
+            Error::WrongType { key, found, expected }
         }
         Some("BLOOMLAB_CONFIG") => {
-            let (field, stored, value) = (word(), word(), word());
+            let (field, stored, value) = config_difference(&detail);
             let name = name.to_owned();
             match op {
                 Op::Create => Error::AlreadyExists {
@@ -446,6 +499,26 @@ pub(crate) fn script_error(e: RedisError, name: &str, op: Op) -> Error {
             }
         }
         _ => Error::Redis(e),
+    }
+}
+
+/// `(field, stored, client's)` of a `BLOOMLAB_CONFIG` reply's detail,
+/// `FIELD LEN STORED CLIENT`, where `LEN` is the stored value's length
+/// in bytes. A detail not of that shape (which only a script of another
+/// version would send) is kept whole as the stored value.
+fn config_difference(detail: &str) -> (String, String, String) {
+    let mut words = detail.splitn(3, ' ');
+    let field = words.next().unwrap_or_default().to_owned();
+    let len = words.next().and_then(|w| w.parse::<usize>().ok());
+    let rest = words.next().unwrap_or_default();
+    let split = len.and_then(|n| {
+        Some((rest.get(..n)?, rest.get(n..)?.strip_prefix(' ')?))
+    });
+    match split {
+        Some((stored, client)) => {
+            (field, stored.to_owned(), client.to_owned())
+        }
+        None => (field, rest.to_owned(), String::new()),
     }
 }
 

@@ -104,15 +104,35 @@ local function check(create)
   end
   return nil, false
 end
--- The stored layers: a table per layer (1-based) with the shape strings
--- `s` and the numbers count, ones, bits, k; or nil and an error reply.
-local function read_chain()
+-- A count as stored: `0` or a decimal without a leading zero, below
+-- 10^15 (exact as a Lua number, and a value HINCRBY takes), as a
+-- number; else nil.
+local function count_of(s)
+  if s and #s <= 15 and (s == '0' or string.match(s, '^[1-9]%d*$')) then
+    return tonumber(s)
+  end
+end
+-- The chain's layer count, or nil and an error reply.
+local function layer_count()
   local L = tonumber(redis.call('HGET', KEYS[2], 'layers'))
   -- Checked first: a corrupt count must not make the script build a
   -- huge field list.
   if not L or L < 1 or L > MAX_LAYERS or L % 1 ~= 0 then
     return nil, redis.error_reply('BLOOMLAB_CHAIN ' .. KEYS[2]
       .. ' has no layer count in 1..' .. MAX_LAYERS)
+  end
+  return L
+end
+-- The stored layers: a table per layer (1-based) with the shape strings
+-- `s` and the numbers count, ones, bits, k; or nil and an error reply.
+-- Every count is checked here, before a caller writes anything: Redis
+-- does not undo a script's writes when a later command or a Lua error
+-- stops it, so arithmetic on a corrupt count after the writes would
+-- leave a batch half done.
+local function read_chain()
+  local L, e = layer_count()
+  if not L then
+    return nil, e
   end
   local names = {}
   for i = 0, L - 1 do
@@ -130,6 +150,11 @@ local function read_chain()
       if not v[b + j] then
         return nil, redis.error_reply('BLOOMLAB_CHAIN ' .. KEYS[2]
           .. ' lacks ' .. names[b + j])
+      end
+      if not count_of(v[b + j]) then
+        return nil, redis.error_reply('BLOOMLAB_CHAIN ' .. KEYS[2]
+          .. ' has ' .. names[b + j] .. ' = ' .. v[b + j]
+          .. ', not a count')
       end
     end
     layers[i] = {
@@ -177,11 +202,25 @@ local function open_chain()
   end
   return layers
 end
--- Allocates layer i (1-based) at full size and records its shape.
+-- Allocates layers from..to (1-based) at full size, all clear; on a
+-- refusal (a string past the server's proto-max-bulk-len) deletes those
+-- it made and returns the error reply, so nothing stays behind.
+local function allocate(from, to)
+  for i = from, to do
+    local bits = tonumber(client_spec(i).bits)
+    local r = redis.pcall('SETBIT', KEYS[2 + i],
+      math.ceil(bits / 8) * 8 - 1, 0)
+    if type(r) == 'table' and r.err then
+      for j = from, i - 1 do
+        redis.call('DEL', KEYS[2 + j])
+      end
+      return r
+    end
+  end
+end
+-- Records the shape of layer i (1-based), allocated by `allocate`.
 local function new_layer(i)
   local c = client_spec(i)
-  local bits = tonumber(c.bits)
-  redis.call('SETBIT', KEYS[2 + i], math.ceil(bits / 8) * 8 - 1, 0)
   local j = ':' .. (i - 1)
   redis.call('HSET', KEYS[2], 'capacity' .. j, c.capacity, 'bits' .. j,
     c.bits, 'modulus' .. j, c.modulus, 'k' .. j, c.k, 'count' .. j, 0,
@@ -226,6 +265,11 @@ end
 if not fresh then
   return 0
 end
+-- Layer 0 first: its allocation is what a server may refuse.
+e = allocate(1, 1)
+if e then
+  return e
+end
 for i = 1, NF do
   redis.call('HSET', KEYS[1], FIELDS[i], ARGV[i])
 end
@@ -256,6 +300,12 @@ if not n then
     .. ' layers')
 end
 local L = #layers
+-- Checked before any write, as read_chain checks the layers' counts.
+local stored_skipped = redis.call('HGET', KEYS[2], 'skipped')
+if stored_skipped and not count_of(stored_skipped) then
+  return redis.error_reply('BLOOMLAB_CHAIN ' .. KEYS[2] .. ' has skipped = '
+    .. stored_skipped .. ', not a count')
+end
 local scaling = field('scaling') == '1'
 local half = field('half-fill') == '1'
 local cap, bits, count, ones, cache = {}, {}, {}, {}, {}
@@ -346,6 +396,10 @@ for j = 1, n do
     count[nl] = count[nl] + 1
     out[j + 1] = 1
   end
+end
+e = allocate(L + 1, nl)
+if e then
+  return e
 end
 for i = L + 1, nl do
   new_layer(i)
@@ -487,13 +541,15 @@ local e, fresh = check(true)
 if e then
   return e
 end
+-- Only the layer count of what is replaced is read, so an import can
+-- replace a chain whose other fields are corrupt.
 local old = 0
 if not fresh then
-  local layers, r = read_chain()
-  if not layers then
+  local L, r = layer_count()
+  if not L then
     return r
   end
-  old = #layers
+  old = L
   if old > P then
     return {-1, old}
   end
@@ -528,23 +584,26 @@ return {n}
 /// Deletes the config, the chain and every layer after checking the
 /// config (`{-1, L}` if the client sent fewer than `L` layer keys).
 /// Replies `{L}`.
+///
+/// Only the layer count is read, so a chain whose other fields are
+/// corrupt can still be deleted.
 const DELETE: &str = r#"
 local e = check(false)
 if e then
   return e
 end
-local layers, r = read_chain()
-if not layers then
+local L, r = layer_count()
+if not L then
   return r
 end
-if #layers > P then
-  return {-1, #layers}
+if L > P then
+  return {-1, L}
 end
-for i = 1, #layers do
+for i = 1, L do
   redis.call('DEL', KEYS[2 + i])
 end
 redis.call('DEL', KEYS[1], KEYS[2])
-return {#layers}
+return {L}
 "#;
 
 /// Only `KEYS = [config, chain]`, no `ARGV`. Checks the keys' types and

@@ -41,7 +41,9 @@ local function wrongtype(expected, found, key)
     .. found .. ' ' .. key)
 end
 -- An error reply naming the first field whose stored value differs from
--- the client's, or nil.
+-- the client's, or nil: the field, the stored value's length in bytes,
+-- the stored value, the client's. The length is there because a stored
+-- value may hold spaces (a hash anyone can edit); the client's never do.
 local function config_differs(fields)
   local stored = redis.call('HMGET', KEYS[1], unpack(fields))
   for i = 1, #fields do
@@ -51,7 +53,7 @@ local function config_differs(fields)
         s = '(missing)'
       end
       return redis.error_reply('BLOOMLAB_CONFIG ' .. fields[i] .. ' '
-        .. s .. ' ' .. ARGV[i])
+        .. #s .. ' ' .. s .. ' ' .. ARGV[i])
     end
   end
 end
@@ -91,6 +93,12 @@ end
 /// `ARGV[9]`: the Redis bit offset that sizes the string (the last
 /// bit of its last byte). Creates the filter, or checks that it has these parameters.
 /// Replies 1 if it created the filter, 0 if it existed.
+///
+/// The bits are allocated before the config is written: `SETBIT` is the
+/// one command here a server can refuse (a string past its
+/// `proto-max-bulk-len`), and Redis does not undo a script's writes when
+/// a later command fails, so a refusal must come before anything is
+/// written, or a config without its bits would stay behind.
 const CREATE: &str = r#"
 local e, fresh = check(true)
 if e then
@@ -99,10 +107,10 @@ end
 if not fresh then
   return 0
 end
+redis.call('SETBIT', KEYS[2], ARGV[9], 0)
 for i = 1, #FIELDS do
   redis.call('HSET', KEYS[1], FIELDS[i], ARGV[i])
 end
-redis.call('SETBIT', KEYS[2], ARGV[9], 0)
 return 1
 "#;
 
@@ -208,12 +216,13 @@ local e, fresh = check(true)
 if e then
   return e
 end
+-- The bits first, as in CREATE.
+redis.call('SET', KEYS[2], ARGV[9])
 if fresh then
   for i = 1, #FIELDS do
     redis.call('HSET', KEYS[1], FIELDS[i], ARGV[i])
   end
 end
-redis.call('SET', KEYS[2], ARGV[9])
 if fresh then
   return 1
 end

@@ -276,6 +276,105 @@ fn missing_filter_and_wrong_types_are_typed_errors() {
     assert!(matches!(e, Error::BadBits { .. }), "{e}");
 }
 
+/// A filter's name may hold spaces, and a config hash edited by hand
+/// may hold values with spaces: errors still name the whole key and the
+/// whole values.
+#[test]
+fn errors_name_keys_and_values_with_spaces() {
+    let server = RedisServer::start();
+    let mut c = server.conn();
+    let e = RedisBloomFilter::open(server.conn(), "my filter").unwrap_err();
+    assert!(
+        matches!(&e, Error::NotFound { key, .. } if key == "{my filter}:config"),
+        "{e}"
+    );
+    let _: () = c.rpush(config_key("a list"), "x").unwrap();
+    let e = RedisBloomFilter::open(server.conn(), "a list").unwrap_err();
+    assert!(
+        matches!(&e, Error::WrongType { key, found, expected: "hash" }
+            if key == "{a list}:config" && found == "list"),
+        "{e}"
+    );
+    let _: () = c.set(bits_key("an orphan"), "abc").unwrap();
+    let e = RedisBloomFilter::create(
+        server.conn(),
+        "an orphan",
+        Config::default(),
+        64,
+        1,
+    )
+    .unwrap_err();
+    assert!(
+        matches!(&e, Error::Orphan { key, .. } if key == "{an orphan}:bits"),
+        "{e}"
+    );
+    let mut f = RedisBloomFilter::create(
+        server.conn(),
+        "my filter",
+        Config::default(),
+        640,
+        3,
+    )
+    .unwrap();
+    let _: () =
+        c.hset(config_key("my filter"), "family", "my family").unwrap();
+    let e = f.insert("a").unwrap_err();
+    assert!(
+        matches!(&e, Error::ConfigChanged { field, stored, expected, .. }
+            if field == "family" && stored == "my family"
+                && expected == "xxh3-128"),
+        "{e}"
+    );
+    let e = RedisBloomFilter::create(
+        server.conn(),
+        "my filter",
+        Config::default(),
+        640,
+        3,
+    )
+    .unwrap_err();
+    assert!(
+        matches!(&e, Error::AlreadyExists { field, stored, requested, .. }
+            if field == "family" && stored == "my family"
+                && requested == "xxh3-128"),
+        "{e}"
+    );
+}
+
+/// A config hash written by hand that no handle can use is refused by
+/// `open` as a bad config naming the field, not accepted and then
+/// refused by every call, nor reported as a caller's bad parameter.
+#[test]
+fn open_refuses_configs_no_handle_can_use() {
+    let server = RedisServer::start();
+    let mut c = server.conn();
+    for (field, value) in [
+        ("family", "XXH3-128"),
+        ("m", "+640"),
+        ("seed", "00"),
+        ("k", "0"),
+        ("m", "8589934592"),
+        ("strategy", "guava-mitz32"),
+    ] {
+        let name = format!("{field}={value}");
+        RedisBloomFilter::create(
+            server.conn(),
+            &name,
+            Config::default(),
+            640,
+            3,
+        )
+        .unwrap();
+        let _: () = c.hset(config_key(&name), field, value).unwrap();
+        let e = RedisBloomFilter::open(server.conn(), &name).unwrap_err();
+        let expected = if field == "strategy" { "config" } else { field };
+        assert!(
+            matches!(&e, Error::BadConfig { field: f, .. } if *f == expected),
+            "{field} = {value}: {e}"
+        );
+    }
+}
+
 /// A server that is gone: a typed error within the timeout, no panic.
 #[test]
 fn a_dead_server_is_a_redis_error() {

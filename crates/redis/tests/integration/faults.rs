@@ -12,8 +12,9 @@ use std::time::{Duration, Instant};
 use bloomlab_counting::{CounterWidth, CountingBloomFilter};
 use bloomlab_redis::{
     Config, Error, Options, RedisBloomFilter, RedisCountingBloomFilter,
-    bits_key, config_key, connect,
+    RedisScalableBloomFilter, bits_key, config_key, connect,
 };
+use bloomlab_scalable::Config as ScalableConfig;
 use bloomlab_standard::BloomFilter;
 use redis::Commands;
 
@@ -420,4 +421,71 @@ fn failed_batches_change_nothing() {
     let e = f.remove(&keys[0]).unwrap_err();
     assert!(matches!(e, Error::NotFound { .. }), "{e}");
     assert!(keys_of(&mut c, "n").is_empty());
+}
+
+/// A server that refuses to allocate a filter's bits (a string past its
+/// `proto-max-bulk-len`, here lowered to 1 MB): `create` fails and leaves
+/// no key behind, so a second `create` fails too, instead of finding a
+/// config without its bits and answering `Ok`; a scalable batch that
+/// needs a layer the server refuses changes nothing, though the layer
+/// before it could be allocated.
+#[test]
+fn refused_allocations_leave_nothing_behind() {
+    let server = RedisServer::start();
+    let mut c = server.conn();
+    let _: () = redis::cmd("CONFIG")
+        .arg("SET")
+        .arg("proto-max-bulk-len")
+        .arg("1mb")
+        .query(&mut c)
+        .unwrap();
+    // The server's refusal of a bit offset past 1 MB, not another error
+    // (a command of more than 1 MB would be one: the connection closed).
+    let refused = |e: &Error| {
+        matches!(e, Error::Redis(_)) && e.to_string().contains("out of range")
+    };
+    let config = Config::default();
+    for _ in 0..2 {
+        let e =
+            RedisBloomFilter::create(server.conn(), "big", config, 1 << 24, 7)
+                .unwrap_err();
+        assert!(refused(&e), "{e}");
+        let e = RedisCountingBloomFilter::create(
+            server.conn(),
+            "bigc",
+            config,
+            1 << 22,
+            7,
+        )
+        .unwrap_err();
+        assert!(refused(&e), "{e}");
+        let e = RedisScalableBloomFilter::create(
+            server.conn(),
+            "bigs",
+            ScalableConfig::new(10_000_000, 0.01),
+        )
+        .unwrap_err();
+        assert!(refused(&e), "{e}");
+        let left: Vec<String> = c.keys("*").unwrap();
+        assert!(left.is_empty(), "{left:?}");
+    }
+    // Layers of 10, 3,000 and 900,000 keys: the third (about 10^7 bits)
+    // is past 1 MB, the batch's arguments are not.
+    let grows = ScalableConfig::new(10, 0.01).growth(300);
+    let mut f =
+        RedisScalableBloomFilter::create(server.conn(), "g", grows).unwrap();
+    f.insert_many(&batch(0, 5)).unwrap();
+    let before = keys_of(&mut c, "g");
+    let chain: Vec<(String, String)> = c.hgetall("{g}:chain").unwrap();
+    let layer: Vec<u8> = c.get("{g}:layer:0").unwrap();
+    let e = f.insert_many(&batch(1, 3_100)).unwrap_err();
+    assert!(refused(&e), "{e}");
+    assert_eq!(keys_of(&mut c, "g"), before);
+    let chain_after: Vec<(String, String)> = c.hgetall("{g}:chain").unwrap();
+    assert_eq!(chain_after, chain);
+    let layer_after: Vec<u8> = c.get("{g}:layer:0").unwrap();
+    assert!(layer_after == layer, "layer 0 changed");
+    // A batch that fits the layers the server allows goes in.
+    assert!(f.insert_many(&batch(2, 2_000)).unwrap() > 1_900);
+    assert_eq!(keys_of(&mut c, "g").len(), before.len() + 1);
 }

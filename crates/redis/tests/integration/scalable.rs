@@ -380,6 +380,74 @@ fn typed_errors() {
     assert!(e.to_string().contains("is full"), "{e}");
 }
 
+/// The chain's snapshot of every field, and every layer's bytes.
+fn snapshot(
+    c: &mut redis::Connection,
+    name: &str,
+) -> (Vec<(String, String)>, Vec<Vec<u8>>) {
+    let mut chain: Vec<(String, String)> =
+        c.hgetall(format!("{{{name}}}:chain")).unwrap();
+    chain.sort();
+    let mut layers = Vec::new();
+    for i in 0.. {
+        let bytes: Option<Vec<u8>> = c.get(layer_key(name, i)).unwrap();
+        match bytes {
+            Some(b) => layers.push(b),
+            None => break,
+        }
+    }
+    (chain, layers)
+}
+
+/// A count in the chain hash that is not a count (edited by hand): an
+/// insert is refused before it writes anything (Redis does not undo a
+/// script's writes when it fails later), and the filter can still be
+/// deleted, or replaced by an import.
+#[test]
+fn corrupt_counts_are_refused_before_any_write() {
+    let server = RedisServer::start();
+    let mut c = server.conn();
+    let config = doubling(100, 0.01);
+    for (field, value) in [
+        ("ones:0", "oops"),
+        ("count:0", "-1"),
+        ("count:0", "1e3"),
+        ("ones:0", "007"),
+        ("skipped", "oops"),
+        ("skipped", "1.5"),
+    ] {
+        let name = format!("{field}={value}");
+        let mut f =
+            RedisScalableBloomFilter::create(server.conn(), &name, config)
+                .unwrap();
+        f.insert_many(&[1u64, 2, 3]).unwrap();
+        let local = f.export().unwrap();
+        let _: () = c.hset(format!("{{{name}}}:chain"), field, value).unwrap();
+        let before = snapshot(&mut c, &name);
+        // 300 keys: the batch also needs new layers.
+        let keys: Vec<u64> = (100..400).collect();
+        let e = f.insert_many(&keys).unwrap_err();
+        assert!(
+            matches!(&e, Error::BadConfig { field: "chain", value: v, .. }
+                if v.contains(field)),
+            "{name}: {e}"
+        );
+        assert!(
+            snapshot(&mut c, &name) == before,
+            "{name}: a refused batch wrote"
+        );
+        // An import replaces the corrupt chain; a delete removes it.
+        let mut f =
+            RedisScalableBloomFilter::import(server.conn(), &name, &local)
+                .unwrap();
+        assert_eq!(f.export().unwrap(), local, "{name}");
+        let _: () = c.hset(format!("{{{name}}}:chain"), field, value).unwrap();
+        f.delete().unwrap();
+        let left: Vec<String> = c.keys(format!("{{{name}}}*")).unwrap();
+        assert!(left.is_empty(), "{name}: {left:?}");
+    }
+}
+
 /// Environment variable that turns `child_scalable_inserter` into a
 /// writer: `URL NAME WRITER N`.
 const CHILD_ENV: &str = "BLOOMLAB_REDIS_TEST_SCALABLE_CHILD";
