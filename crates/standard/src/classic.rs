@@ -668,7 +668,10 @@ impl BloomFilter {
         )
     }
 
-    /// Guava's `expectedFpp()`, bit for bit: `(bits set / m)^k`.
+    /// Guava's `expectedFpp()`: `(bits set / m)^k`, as
+    /// [`theory::guava_expected_fpp`] computes it (to the bit on every
+    /// recorded Guava case; HotSpot's `Math.pow` can differ in the last
+    /// bit).
     pub fn expected_fpp(&self) -> f64 {
         theory::guava_expected_fpp(
             self.bit_count(),
