@@ -575,11 +575,13 @@ pub struct Summary {
     pub theory: f64,
     /// Whether `fpr-consistent` applies.
     pub asserted: bool,
-    /// `(fpr − theory) / se`.
+    /// The point's score against its formula (`judged_z`): the normal
+    /// `(fpr − theory) / se`, or the exact binomial test's score of the
+    /// pooled count where that is nearer 0.
     pub z: f64,
     /// The classical `(1 − e^{−kn/m})^k`, mean over trials.
     pub classical: f64,
-    /// `(fpr − classical) / se`.
+    /// As `z`, against the classical formula.
     pub z_classical: f64,
     /// `(1 − (1 − 1/m)^{kn})^k`, mean over trials.
     pub classical_discrete: f64,
@@ -708,6 +710,19 @@ pub fn summarise(rows: &[Row], confidence: f64) -> Vec<Summary> {
             (m, se, how, (m - z_conf * se).max(0.0), m + z_conf * se)
         };
         let classical = mean(ok.iter().filter_map(|r| r.fpr_classical));
+        let queries: u64 = ok.iter().filter_map(|r| r.queries).sum();
+        let false_positives: u64 =
+            ok.iter().filter_map(|r| r.false_positives).sum();
+        let z = judged_z(
+            (fpr, theory, se),
+            (false_positives, queries),
+            pooled(&ok, |r| r.fpr_theory),
+        );
+        let z_classical = judged_z(
+            (fpr, classical, se),
+            (false_positives, queries),
+            pooled(&ok, |r| r.fpr_classical),
+        );
         // Every group has at least one row.
         let first = rs[0].clone();
         out.push(Summary {
@@ -716,8 +731,8 @@ pub fn summarise(rows: &[Row], confidence: f64) -> Vec<Summary> {
             trials: t,
             errors,
             error,
-            queries: ok.iter().filter_map(|r| r.queries).sum(),
-            false_positives: ok.iter().filter_map(|r| r.false_positives).sum(),
+            queries,
+            false_positives,
             false_negatives: ok.iter().filter_map(|r| r.false_negatives).sum(),
             fpr,
             se,
@@ -728,9 +743,9 @@ pub fn summarise(rows: &[Row], confidence: f64) -> Vec<Summary> {
             theory,
             asserted: ok.iter().all(|r| r.formula_asserted == Some(true))
                 && t > 0,
-            z: (fpr - theory) / se,
+            z,
             classical,
-            z_classical: (fpr - classical) / se,
+            z_classical,
             classical_discrete: mean(
                 ok.iter().filter_map(|r| r.fpr_classical_discrete),
             ),
@@ -766,6 +781,51 @@ pub fn summarise(rows: &[Row], confidence: f64) -> Vec<Summary> {
         });
     }
     out
+}
+
+/// A formula's rate over the rows, each row weighted by its queries (the
+/// rate the pooled count of false positives estimates); NaN without
+/// queries.
+fn pooled(rows: &[&Row], rate: impl Fn(&Row) -> Option<f64>) -> f64 {
+    let (sum, queries) = rows
+        .iter()
+        .filter_map(|r| Some((rate(r)?, r.queries?)))
+        .fold((0.0, 0u64), |(s, n), (p, q)| (s + p * q as f64, n + q));
+    if queries == 0 { f64::NAN } else { sum / queries as f64 }
+}
+
+/// The score the invariants judge a point's rate by, against a formula:
+/// of the normal score `(fpr − theory)/se`, which counts the spread
+/// between filters but treats a count as normal, and the exact binomial
+/// test's score of the pooled count against the pooled formula
+/// ([`stats::binomial_z`]), exact for a count but blind to that spread,
+/// the one nearer 0. Under the formula `P(|nearer| > c)` is at most the
+/// smaller of their two tails, so the check is no likelier to fail than
+/// the better-calibrated of them: the normal score where many false
+/// positives are expected, the exact one where few are, and the normal
+/// score overstates a rare count (two false positives where 0.13 are
+/// expected score 5.1 against the exact 2.4). A zero `se` (20 filters
+/// with equal rates) leaves the exact score alone, instead of ±∞.
+fn judged_z(
+    (fpr, theory, se): (f64, f64, f64),
+    (false_positives, queries): (u64, u64),
+    pooled_theory: f64,
+) -> f64 {
+    let normal = if fpr == theory { 0.0 } else { (fpr - theory) / se };
+    let exact = stats::binomial_z(false_positives, queries, pooled_theory)
+        .unwrap_or(f64::NAN);
+    match (normal.is_nan() || se == 0.0, exact.is_nan()) {
+        (true, true) => normal,
+        (true, false) => exact,
+        (false, true) => normal,
+        (false, false) => {
+            if exact.abs() < normal.abs() {
+                exact
+            } else {
+                normal
+            }
+        }
+    }
 }
 
 /// Whether one declared invariant held.
@@ -808,8 +868,14 @@ pub fn check(inv: &Invariants, sums: &[Summary]) -> Vec<Check> {
         });
     }
     if let Some(bound) = inv.fpr_consistent {
-        let applies: Vec<&Summary> =
-            sums.iter().filter(|s| s.asserted && s.z.is_finite()).collect();
+        // A point whose score is not finite fails: ±∞ is a rate its
+        // formula cannot produce.
+        let applies: Vec<&Summary> = sums
+            .iter()
+            .filter(|s| {
+                s.asserted && s.fpr.is_finite() && s.theory.is_finite()
+            })
+            .collect();
         out.push(z_check(
             "fpr-consistent",
             format!("|z| <= {bound}"),
@@ -979,9 +1045,9 @@ fn z_check(
 mod tests {
     use super::*;
 
-    #[test]
-    fn header_matches_the_row_fields() {
-        let row = Row {
+    /// A row with every column filled.
+    fn sample_row() -> Row {
+        Row {
             experiment: "e".into(),
             point: 0,
             trial: 0,
@@ -1042,7 +1108,12 @@ mod tests {
             compounded_error: Some(0.01),
             error_bound: Some(0.01),
             skipped_adds: Some(0),
-        };
+        }
+    }
+
+    #[test]
+    fn header_matches_the_row_fields() {
+        let row = sample_row();
         let mut w = csv::Writer::from_writer(Vec::new());
         w.serialize(&row).unwrap();
         let text = String::from_utf8(w.into_inner().unwrap()).unwrap();
@@ -1087,5 +1158,79 @@ mod tests {
             .unwrap();
         assert_eq!(back[0].counter_bits, Some(4));
         assert_eq!(back[0].error_bound, None);
+    }
+
+    /// Trial `trial` of point `point`: `false_positives` in `queries`
+    /// against the formula's `theory`, with the normal model's
+    /// `se_filter` of one filter.
+    fn measured(
+        point: usize,
+        trial: u32,
+        (false_positives, queries): (u64, u64),
+        theory: f64,
+    ) -> Row {
+        let fpr = false_positives as f64 / queries as f64;
+        Row {
+            point,
+            trial,
+            queries: Some(queries),
+            false_positives: Some(false_positives),
+            false_negatives: Some(0),
+            fpr: Some(fpr),
+            fpr_theory: Some(theory),
+            fpr_classical: Some(theory),
+            formula_asserted: Some(true),
+            se_filter: Some((theory * (1.0 - theory) / queries as f64).sqrt()),
+            err: String::new(),
+            ..sample_row()
+        }
+    }
+
+    fn consistent(bound: f64) -> Invariants {
+        Invariants { fpr_consistent: Some(bound), ..Invariants::default() }
+    }
+
+    /// Two false positives where 0.134 are expected: the normal score is
+    /// 5.1, but one filter in 120 shows two or more, so `fpr-consistent`
+    /// at 4 holds (it failed, spuriously, with the normal score alone).
+    #[test]
+    fn a_rare_count_is_judged_by_the_exact_binomial_tail() {
+        let p = 0.134 / 2_000.0;
+        let rows = [measured(0, 0, (2, 2_000), p)];
+        let sums = summarise(&rows, 0.95);
+        // P(X ≥ 2) = 0.0082115 (closed form), two-sided 0.016423:
+        // z = Φ^{-1}(1 − 0.0082115) = 2.3994.
+        assert!((sums[0].z - 2.3994).abs() < 1e-3, "{}", sums[0].z);
+        let c = check(&consistent(4.0), &sums);
+        assert!(c[0].held, "{c:?}");
+        // Where many false positives are expected the normal score,
+        // which also counts the spread between filters, is the nearer
+        // one and is kept: 10^6 queries at 1%, 10,400 found.
+        let mut wide = measured(1, 0, (10_400, 1_000_000), 0.01);
+        wide.se_filter = Some(2.0 * wide.se_filter.unwrap_or(f64::NAN));
+        let sums = summarise(&[wide], 0.95);
+        let normal = 0.0004 / (2.0 * (0.01f64 * 0.99 / 1e6).sqrt());
+        assert!((sums[0].z - normal).abs() < 1e-9, "{} {normal}", sums[0].z);
+    }
+
+    /// Twenty filters with equal rates have a cluster SE of 0: a point
+    /// whose 20 filters all found no false positive where about 4,600
+    /// each were expected scores −∞ (or near it) and fails, instead of
+    /// being left out as "not finite".
+    #[test]
+    fn a_point_with_a_zero_standard_error_is_still_judged() {
+        let mut rows = vec![measured(0, 0, (5, 100_000), 5e-5)];
+        rows.extend((0..20).map(|t| measured(1, t, (0, 20_000_000), 2.3e-4)));
+        let sums = summarise(&rows, 0.95);
+        assert_eq!(sums[1].se, 0.0);
+        assert!(sums[1].z < -100.0, "{}", sums[1].z);
+        let c = check(&consistent(4.0), &sums);
+        assert!(!c[0].held && c[0].failed == 1 && c[0].checked == 2, "{c:?}");
+        // Twenty equal rates that agree with the formula pass.
+        let rows: Vec<Row> =
+            (0..20).map(|t| measured(0, t, (0, 20_000), 1e-6)).collect();
+        let sums = summarise(&rows, 0.95);
+        assert!(sums[0].z.abs() < 1.0, "{}", sums[0].z);
+        assert!(check(&consistent(4.0), &sums)[0].held);
     }
 }

@@ -233,3 +233,41 @@ fn clopper_pearson_terminates_on_large_counts() {
         }
     }
 }
+
+/// The exact binomial test's z against tails computed independently:
+/// closed forms for tiny counts, and for 10^8 queries a sum of the
+/// binomial pmf in log space (Python's `math.lgamma`, terms added
+/// outward from x until below 1e-18 of the sum; its own relative error
+/// is about 1e-6, from lgamma of 10^8), turned into z by Python's
+/// `statistics.NormalDist().inv_cdf`.
+#[test]
+fn binomial_z_against_exact_tails() {
+    // 2 false positives where 0.134 are expected: P(X ≥ 2) =
+    // 1 − (1−p)^N − N·p·(1−p)^(N−1) = 0.0082114664917659, z = 2.3993784.
+    let z = stats::binomial_z(2, 2_000, 0.134 / 2_000.0).unwrap();
+    assert!((z - 2.399_378_4).abs() < 1e-6, "{z}");
+    // The normal score of the same count is 5.1: the reason for the test.
+    let p = 0.134 / 2_000.0;
+    let normal =
+        stats::z_score(2.0 / 2_000.0, p, (p * (1.0 - p) / 2_000.0).sqrt());
+    assert!(normal > 5.0, "{normal}");
+    // 10^8 queries at p = 1e-3: P(X ≥ 101,265) = 3.2642331e-5 and
+    // P(X ≤ 98,735) = 3.0534548e-5.
+    let z = stats::binomial_z(101_265, 100_000_000, 1e-3).unwrap();
+    assert!((z - 3.992_847).abs() < 1e-4, "{z}");
+    let z = stats::binomial_z(98_735, 100_000_000, 1e-3).unwrap();
+    assert!((z + 4.008_641).abs() < 1e-4, "{z}");
+    // At the mean both tails exceed 1/2: nothing unusual.
+    assert_eq!(stats::binomial_z(100_000, 100_000_000, 1e-3).unwrap(), 0.0);
+    assert_eq!(stats::binomial_z(0, 1_000, 1e-5).unwrap(), 0.0);
+    // Counts impossible under p.
+    assert_eq!(stats::binomial_z(1, 1_000, 0.0).unwrap(), f64::INFINITY);
+    assert_eq!(stats::binomial_z(0, 1_000, 0.0).unwrap(), 0.0);
+    assert_eq!(stats::binomial_z(999, 1_000, 1.0).unwrap(), f64::NEG_INFINITY);
+    assert_eq!(stats::binomial_z(1_000, 1_000, 1.0).unwrap(), 0.0);
+    // Bad input.
+    assert!(stats::binomial_z(1, 0, 0.5).is_err());
+    assert!(stats::binomial_z(2, 1, 0.5).is_err());
+    assert!(stats::binomial_z(1, 10, 1.5).is_err());
+    assert!(stats::binomial_z(1, 10, f64::NAN).is_err());
+}
