@@ -531,6 +531,35 @@ fn exact_edge_cases_and_speed() {
 }
 
 #[test]
+fn exact_rates_near_one_stay_at_most_one() {
+    // m = 5 bits and up to 3e6 throws: the rate is 1 − ε with ε =
+    // 2.2e-290730, 4.5e-291, 2.1e-19 and 2.9e-6202 (mpmath 1.3 at 50
+    // digits: ε = Σ_j d_j Σ_{l=1..j} (−1)^{l+1} C(j,l) (1 − l/m)^{kn},
+    // d_j = S(k,j)(m)_j/m^k, which does not cancel), so the truth rounds
+    // to 1.0. Rounding put the evaluations up to 2.4e-13 above 1, and
+    // p(1 − p) < 0 made a standard error NaN downstream.
+    for (m, n, k) in
+        [(5, 1_000_000, 3), (5, 1000, 3), (5, 10, 20), (5, 1000, 64)]
+    {
+        let mut all = vec![
+            theory::fpr_exact(m, n, k).unwrap(),
+            theory::fpr_exact_stirling(m, n, k).unwrap(),
+            theory::fpr_exact_stirling_positive(m, n, k).unwrap(),
+            theory::fpr_exact_second_order(m, n, k).unwrap(),
+        ];
+        if u64::from(k) * n <= 64_000 {
+            all.push(theory::fpr_exact_dp(m, n, k).unwrap());
+        }
+        for e in all {
+            assert!((0.0..=1.0).contains(&e.value), "{m} {n} {k}: {e:?}");
+            // The truth is 1 to double precision.
+            assert!(1.0 - e.value <= e.error_estimate, "{m} {n} {k}: {e:?}");
+            assert!((e.value * (1.0 - e.value)).sqrt() >= 0.0);
+        }
+    }
+}
+
+#[test]
 fn set_bits_moments_are_exact() {
     // Against the exact distribution from the rational DP: m = 12, n = 2,
     // k = 3, via E[X] and E[X²] computed by enumeration.
@@ -673,6 +702,71 @@ fn blocked_formula_matches_seeded_monte_carlo() {
         z_score(mean, poisson, se)
     );
     assert!(z.abs() <= Z_AGREE, "z = {z}");
+}
+
+/// Blocked-filter rates whose sum lies in the tail of the load's weights,
+/// as `(m, n, k, B, value)` for `fpr_blocked` / `fpr_blocked_binomial`
+/// with `BlockInner::Exact`. Computed with mpmath 1.3: the inner
+/// `FPR_exact(B, i, k)` by the inclusion–exclusion form at `mp.dps = 300`,
+/// times Poisson `exp(−λ + i·log λ − loggamma(i + 1))` or Binomial
+/// `binomial(n, i)·p^i·(1 − p)^(n−i)` weights with the exact rationals
+/// `λ = n·B/m`, `p = B/m`, summed (`fsum`) over `i ≤ λ + 40√λ + 60`;
+/// `dps = 600` and summing twice as far agree to 140+ digits. Full
+/// 25-digit values in the comments.
+const BLOCKED_POISSON: [(u64, u64, u32, u64, f64); 4] = [
+    // 3.104470708614054696882999e-87
+    (1 << 20, 1, 30, 65536, 3.1044707086140547e-87),
+    // 1.10856140689702264033306e-23
+    (1_000_000, 100, 20, 512, 1.1085614068970226e-23),
+    // 2.11222821674330775653887e-14
+    (1 << 40, 1_000_000_000, 10, 512, 2.1122282167433078e-14),
+    // 7.217894880667442176903498e-5 (c = 24, a realistic load)
+    (24_000_000, 1_000_000, 17, 512, 7.217894880667442e-05),
+];
+const BLOCKED_BINOMIAL: [(u64, u64, u32, u64, f64); 3] = [
+    // 4.104681887777276572260891e-102
+    (1 << 20, 1, 30, 65536, 4.1046818877772765e-102),
+    // 1.032340555920483817283729e-23
+    (1_000_000, 100, 20, 512, 1.0323405559204838e-23),
+    // 2.112228203510546082471396e-14
+    (1 << 40, 1_000_000_000, 10, 512, 2.112228203510546e-14),
+];
+
+#[test]
+fn blocked_small_rates_against_high_precision_references() {
+    // The rates grow with the load up to its k-th power, so the sum lies
+    // in the load's tail: stopping where the weights were negligible
+    // missed 3.7% of the first Poisson rate, 1.9e-5 of the second, 2.9e-10
+    // of the third and 5.6e-14 of the fourth, 1.4e-5 and 2.9e-10 of the
+    // last two binomial ones (the first, n = 1, has only loads 0 and 1).
+    // The truncation alone is checked to the 1e-15 fpr_blocked's docs
+    // promise in theory.rs's unit tests; against the truth rounding adds
+    // to it (the weights are products of up to ~20 ratios from the mode,
+    // the inner rates have their own few-ulp errors): measured ≤ 1.0e-15
+    // here, so 3e-15.
+    let tol = 3e-15;
+    for (m, n, k, b, truth) in BLOCKED_POISSON {
+        let v = theory::fpr_blocked(m, n, k, b, BlockInner::Exact).unwrap();
+        eprintln!("{m} {n} {k} {b}: {v:e} err {:.1e}", rel_diff(v, truth));
+        assert!(rel_diff(v, truth) < tol, "{m} {n} {k} {b}: {v:e} {truth:e}");
+    }
+    for (m, n, k, b, truth) in BLOCKED_BINOMIAL {
+        let v = theory::fpr_blocked_binomial(m, n, k, b, BlockInner::Exact)
+            .unwrap();
+        eprintln!("{m} {n} {k} {b}: {v:e} err {:.1e}", rel_diff(v, truth));
+        assert!(rel_diff(v, truth) < tol, "{m} {n} {k} {b}: {v:e} {truth:e}");
+    }
+    // Putze's inner rate (1 − (1 − 1/B)^{ki})^k and the split block's
+    // (1 − (1 − 1/2048)^i)^32 (32 words of 2048 bits), same mpmath sums
+    // (25 digits: 3.094739137818056933025507e-87 and
+    // 2.244953818000514911072502e-91). Their k-th powers multiply the
+    // fill's few-ulp rounding by k = 30, 32 (measured 3.5e-15, 4.0e-15),
+    // hence 1e-14; the old cut missed 3.7% and 7.1% of them.
+    let putze =
+        theory::fpr_blocked(1 << 20, 1, 30, 65536, BlockInner::Putze).unwrap();
+    assert!(rel_diff(putze, 3.094739137818057e-87) < 1e-14, "{putze:e}");
+    let split = theory::fpr_split_block(1 << 20, 1, 65536, 32).unwrap();
+    assert!(rel_diff(split, 2.244953818000515e-91) < 1e-14, "{split:e}");
 }
 
 #[test]
