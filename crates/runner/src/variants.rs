@@ -681,8 +681,9 @@ pub struct Theory {
     /// Whether the construction is expected to meet it closely (so the
     /// `fpr-consistent` invariant applies).
     pub asserted: bool,
-    /// Relative standard deviation of one filter's own rate `(X/m)^k`
-    /// across filters, `≈ k·sd(X)/E[X]`.
+    /// Relative standard deviation of one filter's own rate across
+    /// filters: `≈ k·sd(X)/E[X]` for `(X/m)^k`, and for a blocked filter
+    /// [`theory::blocked_rate_relative_sd`] (its blocks' loads vary too).
     pub filter_rel_sd: f64,
 }
 
@@ -723,11 +724,18 @@ pub fn theory(p: &Point, m: u64, k: u32) -> Result<Theory, String> {
     let classical_discrete =
         theory::fpr_classical_discrete(m, n, k).map_err(e)?;
     let exact = theory::fpr_exact(m, n, k).map_err(e)?.value;
-    let moments = theory::set_bits_moments(m, n, k).map_err(e)?;
-    let filter_rel_sd = if moments.mean > 0.0 {
-        f64::from(k) * moments.variance.sqrt() / moments.mean
+    // How much one filter's own rate varies from filter to filter: for a
+    // blocked filter mostly through its blocks' loads, several times the
+    // standard filter's spread for the same bits.
+    let filter_rel_sd = if p.variant == Variant::Blocked {
+        theory::blocked_rate_relative_sd(m, n, k, p.block_bits).map_err(e)?
     } else {
-        0.0
+        let moments = theory::set_bits_moments(m, n, k).map_err(e)?;
+        if moments.mean > 0.0 {
+            f64::from(k) * moments.variance.sqrt() / moments.mean
+        } else {
+            0.0
+        }
     };
     let (formula, matching, blocked) = match p.variant {
         Variant::Blocked => {
