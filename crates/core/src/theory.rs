@@ -1809,6 +1809,210 @@ pub fn optimal_k(m: f64, n: f64) -> f64 {
     m / n * LN_2
 }
 
+/// A blocked layout as its fill sees it: `m/B` blocks, each `B/w` groups
+/// of `w` bits; an item picks one block uniformly and puts `c`
+/// independent uniform probes in each group of it (salted blocks: one
+/// group of `B` bits, `c = k`; split blocks: `k` groups, `c = 1`).
+struct BlockedFill {
+    m: f64,
+    block_bits: f64,
+    group_bits: f64,
+    /// ln P(one item leaves a given bit clear), `ln(1 − q)`.
+    ln_keep: f64,
+    /// ln P(one item leaves two given bits clear), the bits in one group,
+    /// in two groups of one block, in two blocks.
+    ln_keep_pair: [f64; 3],
+}
+
+impl BlockedFill {
+    /// `None` outside `m ≥ 1`, `c ≥ 1`, `1 ≤ B ≤ m`, `w ≥ 1` dividing `B`.
+    fn new(m: u64, block_bits: u64, group_bits: u64, c: u32) -> Option<Self> {
+        let valid = m >= 1
+            && c >= 1
+            && (1..=m).contains(&block_bits)
+            && group_bits >= 1
+            && block_bits.is_multiple_of(group_bits);
+        if !valid {
+            return None;
+        }
+        let pick = block_bits as f64 / m as f64;
+        let (w, c) = (group_bits as f64, f64::from(c));
+        // ln P(one item, given its block, misses the given bits), from
+        // which ln(1 − pick·P(hits some)).
+        let keep = |ln_miss: f64| (pick * ln_miss.exp_m1()).ln_1p();
+        let miss_one = c * (-1.0 / w).ln_1p();
+        let q = -pick * miss_one.exp_m1();
+        Some(BlockedFill {
+            m: m as f64,
+            block_bits: block_bits as f64,
+            group_bits: w,
+            ln_keep: keep(miss_one),
+            ln_keep_pair: [
+                // No such pair when w = 1, and ln1p(−2) is NaN.
+                if group_bits > 1 {
+                    keep(c * (-2.0 / w).ln_1p())
+                } else {
+                    0.0
+                },
+                keep(2.0 * miss_one),
+                // An item sets bits of one block only: the events are
+                // disjoint.
+                (-2.0 * q).ln_1p(),
+            ],
+        })
+    }
+
+    fn estimate(&self, set_bits: u64) -> f64 {
+        let x = set_bits as f64;
+        if x > self.m {
+            return f64::NAN;
+        }
+        (-x / self.m).ln_1p() / self.ln_keep
+    }
+
+    /// Delta-method sd of [`Self::estimate`] after `n` items:
+    /// `sd(X)/|dE[X]/dn|`, `dE[X]/dn = −m(1 − q)^n·ln(1 − q)`.
+    fn estimate_sd(&self, n: u64) -> f64 {
+        let n = n as f64;
+        let ln_z = n * self.ln_keep;
+        let z = ln_z.exp();
+        let m = self.m;
+        let (b, w) = (self.block_bits, self.group_bits);
+        // Ordered pairs of bits in one group, in one block's two groups,
+        // in two blocks.
+        let pairs = [m * (w - 1.0), m * (b - w), m * (m - b)];
+        let mut var = m * z * -ln_z.exp_m1();
+        for (count, ln_pair) in pairs.into_iter().zip(self.ln_keep_pair) {
+            if count > 0.0 {
+                // P(both 0) − z², without cancelling.
+                var += count
+                    * z
+                    * z
+                    * (n * (ln_pair - 2.0 * self.ln_keep)).exp_m1();
+            }
+        }
+        var.max(0.0).sqrt() / (m * z * -self.ln_keep)
+    }
+}
+
+/// Estimated number of distinct items in a blocked filter (every item
+/// picks one of `m/B` blocks of `B = block_bits` bits and puts `k`
+/// independent uniform probes in it, as [`fpr_blocked`] assumes) from its
+/// fill `X`, the inverse of its expected fill:
+///
+/// ```text
+/// E[X] = m·(1 − (1 − q)^n),   q = (B/m)·(1 − (1 − 1/B)^k)
+/// n*   = ln(1 − X/m) / ln(1 − q)
+/// ```
+///
+/// `q` is the chance that one item sets a given bit: it picks the bit's
+/// block (`B/m`), then one of its `k` probes lands on the bit. The
+/// classic [`estimate_count`] takes `q = 1 − (1 − 1/m)^k`, as if the `k`
+/// probes could land in different blocks; that undercounts, since an
+/// item's probes in one block collide more often (at `B = 512`, `k = 14`,
+/// 10^5 items in 2·10^6 bits, by about 1.2%, some 20 of the estimate's
+/// standard deviations, [`estimate_count_blocked_sd`]).
+///
+/// Edge cases as [`estimate_count`]'s: `X = m` gives `+∞`; `m = 0`,
+/// `k = 0`, `B = 0`, `B > m` or `X > m` give NaN.
+pub fn estimate_count_blocked(
+    m: u64,
+    k: u32,
+    block_bits: u64,
+    set_bits: u64,
+) -> f64 {
+    BlockedFill::new(m, block_bits, block_bits, k)
+        .map_or(f64::NAN, |f| f.estimate(set_bits))
+}
+
+/// Estimated number of distinct items in a split-block filter (every item
+/// sets exactly one bit in each of the `k` words of `B/k` bits of one of
+/// `m/B` blocks, as [`fpr_split_block`] assumes) from its fill `X`:
+///
+/// ```text
+/// n* = ln(1 − X/m) / ln(1 − q),   q = (B/m)·(1/(B/k)) = k/m
+/// ```
+///
+/// the inverse of `E[X] = m·(1 − (1 − q)^n)`; `q` is the chance that one
+/// item sets a given bit (it sets `k` distinct bits, each bit alike).
+///
+/// Edge cases as [`estimate_count`]'s: `X = m` gives `+∞`; `m = 0`,
+/// `k = 0`, `k` not dividing `B`, `B > m` or `X > m` give NaN.
+pub fn estimate_count_split_block(
+    m: u64,
+    block_bits: u64,
+    k: u32,
+    set_bits: u64,
+) -> f64 {
+    split_fill(m, block_bits, k).map_or(f64::NAN, |f| f.estimate(set_bits))
+}
+
+/// Standard deviation of [`estimate_count_blocked`] for a filter holding
+/// `n` items, by the delta method, `sd(n*) ≈ sd(X) / |dE[X]/dn|`, with
+/// `dE[X]/dn = −m(1 − q)^n·ln(1 − q)` and the exact variance of the
+/// fill,
+///
+/// ```text
+/// Var X = m z(1 − z) + Σ_pairs N_pair·(P(both bits 0) − z²),   z = (1 − q)^n
+/// ```
+///
+/// over ordered pairs of distinct bits: `m(B − 1)` in one block, where
+/// `P(both 0) = (1 − (B/m)(1 − (1 − 2/B)^k))^n`, and `m(m − B)` in two
+/// blocks, where `P(both 0) = (1 − 2q)^n` (an item sets bits of one
+/// block only, so the fills of blocks are negatively correlated). With
+/// `B = m` it is [`estimate_count_sd`]'s, to `O(1/m)`.
+///
+/// Domain: `m ≥ 1`, `k ≥ 1`, `1 ≤ B ≤ m`, any `n`.
+pub fn estimate_count_blocked_sd(
+    m: u64,
+    k: u32,
+    block_bits: u64,
+    n: u64,
+) -> Result<f64> {
+    check_m(m)?;
+    check_k(k)?;
+    BlockedFill::new(m, block_bits, block_bits, k)
+        .map(|f| f.estimate_sd(n))
+        .ok_or_else(|| {
+            invalid("block_bits", block_bits, "must be from 1 to m")
+        })
+}
+
+/// Standard deviation of [`estimate_count_split_block`] for a filter
+/// holding `n` items, by the delta method as [`estimate_count_blocked_sd`]
+/// computes it, the ordered pairs of distinct bits being `m(w − 1)` in one
+/// word of `w = B/k` bits (`P(both 0) = (1 − (B/m)·2/w)^n`),
+/// `m(B − w)` in two words of one block
+/// (`P(both 0) = (1 − (B/m)(1 − (1 − 1/w)^2))^n`) and `m(m − B)` in two
+/// blocks (`P(both 0) = (1 − 2k/m)^n`).
+///
+/// Domain: `m ≥ 1`, `k ≥ 1` dividing `B`, `1 ≤ B ≤ m`, any `n`.
+pub fn estimate_count_split_block_sd(
+    m: u64,
+    block_bits: u64,
+    k: u32,
+    n: u64,
+) -> Result<f64> {
+    check_m(m)?;
+    check_k(k)?;
+    split_fill(m, block_bits, k).map(|f| f.estimate_sd(n)).ok_or_else(|| {
+        invalid(
+            "block_bits",
+            block_bits,
+            "must be from 1 to m, a multiple of k",
+        )
+    })
+}
+
+/// The split-block layout: `k` words of `B/k` bits, one probe in each.
+fn split_fill(m: u64, block_bits: u64, k: u32) -> Option<BlockedFill> {
+    let k = u64::from(k);
+    if k == 0 || !block_bits.is_multiple_of(k) {
+        return None;
+    }
+    BlockedFill::new(m, block_bits, block_bits / k, 1)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -186,11 +186,22 @@ impl StandardFilter {
             k: f.hash_count(),
             block_bits,
             bits_set,
-            estimated_count: theory::guava_approximate_element_count(
-                bits_set,
-                f.bits(),
-                f.hash_count(),
-            ),
+            estimated_count: match self {
+                StandardFilter::Classic(_) => {
+                    theory::guava_approximate_element_count(
+                        bits_set,
+                        f.bits(),
+                        f.hash_count(),
+                    )
+                }
+                // Guava has no blocked filter, and its formula undercounts
+                // one (see `BlockedBloomFilter::approximate_element_count`):
+                // the layout's own estimate, rounded as Guava rounds (a
+                // full filter's +∞ saturates to i64::MAX, as Guava's does).
+                StandardFilter::Blocked(_) => {
+                    f.estimated_count().round() as i64
+                }
+            },
             expected_fpp: f.expected_fpp(),
             bytes_of_memory: f.bytes_of_memory(),
         }
@@ -259,9 +270,13 @@ pub struct Info {
     pub block_bits: Option<u64>,
     /// Bits set.
     pub bits_set: u64,
-    /// Estimated number of items (Guava's `approximateElementCount`).
+    /// Estimated number of items: Guava's `approximateElementCount` for
+    /// a classic filter, [`Filter::estimated_count`] rounded for a
+    /// blocked one.
     pub estimated_count: i64,
-    /// `(bits set / m)^k` (Guava's `expectedFpp`).
+    /// [`Filter::expected_fpp`]: Guava's `expectedFpp`, `(bits set /
+    /// m)^k`, for a classic filter, the mean of the blocks' own rates for
+    /// a blocked one.
     pub expected_fpp: f64,
     /// Bytes of memory the bits occupy.
     pub bytes_of_memory: usize,

@@ -7,6 +7,9 @@ mod api;
 // AtomicBloomFilter: threads inserting disjoint keys give the sequential
 // build's bits.
 mod concurrency;
+// A blocked filter's expected_fpp and estimated_count against measured
+// rates, the blocked formulas and the keys inserted.
+mod blocked_fill;
 // Empirical false-positive rates at n = 1e6 against the formulas.
 mod fpr;
 // Every case of testdata/guava/filters.json, bit for bit and byte for byte.
