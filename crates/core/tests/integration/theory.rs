@@ -591,6 +591,23 @@ fn set_bits_moments_are_exact() {
         - mf * mf * q.powf(2.0 * tf);
     let mom = theory::set_bits_moments(1000, 100, 7).unwrap();
     assert!(rel_diff(mom.variance, textbook) < 1e-9);
+    // Sparse filters of huge m, where the textbook form cancels all of
+    // m's digits: mpmath 1.3 at 80 digits, m·a + m(m−1)·b − m²a².
+    for (m, n, k, var) in [
+        (1u64 << 40, 10_000u64, 3u32, 4.092_589_547_672_166_6e-4),
+        (1_000_000_000_000, 1_000_000, 7, 24.499_710_668_465_37),
+        ((1 << 53) + 1, 1_000_000, 7, 2.720_046_018_230_408e-3),
+        (1_000_000, 100_000, 7, 77_370.472_534_584_91),
+    ] {
+        let mom = theory::set_bits_moments(m, n, k).unwrap();
+        // t's digits cancel: t·2^-52 absolute, relative to the variance.
+        let bound = (k as f64 * n as f64) * 4.0 * f64::EPSILON / var + 1e-12;
+        assert!(
+            rel_diff(mom.variance, var) < bound,
+            "m = {m}, n = {n}, k = {k}: {} against {var}",
+            mom.variance
+        );
+    }
 }
 
 #[test]
