@@ -248,8 +248,9 @@ fn moments_after(m: u64, throws: f64) -> SetBitsMoments {
 /// ([`set_bits_moments`]) to first order, as the standard filter's spread
 /// `k·sd(X)/E[X]` does; with one block (`B = m`) this is that spread.
 /// The loads' spread dominates: at `B = 512`, 20 bits per key and
-/// `k = 14` it doubles the spread of a standard filter of the same bits,
-/// which a seeded test of real filters checks.
+/// `k = 14` the spread is 0.028 of the rate, five times a standard filter's
+/// of the same bits (0.0055); a seeded test checks the formula against
+/// simulated filters, and 40 real ones of that design spread by 0.027.
 ///
 /// Domain: `m ≥ 1`, `1 ≤ k ≤` [`MAX_EXACT_K`], `1 ≤ B ≤ m`, any `n`
 /// (`n = 0` gives 0).
