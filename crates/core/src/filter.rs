@@ -51,7 +51,8 @@ pub trait Filter: Send + Sync {
     }
 
     /// Number of distinct keys inserted, estimated from the fill
-    /// (Swamidass & Baldi 2007).
+    /// (Swamidass & Baldi 2007 for a classic filter; each layout inverts
+    /// its own expected fill).
     fn estimated_count(&self) -> f64;
 
     /// The false-positive probability the filter's current fill implies.
