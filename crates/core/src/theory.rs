@@ -264,8 +264,7 @@ pub fn blocked_rate_relative_sd(
     if n == 0 {
         return Ok(0.0);
     }
-    let lambda = n as f64 * (block_bits as f64 / m as f64);
-    check_block_load(n, lambda)?;
+    let lambda = mean_block_load(m, n, block_bits)?;
     let kf = f64::from(k);
     let (mut mass, mut eh, mut ev, mut eh2, mut ehl) =
         (0.0, 0.0, 0.0, 0.0, 0.0);
@@ -1103,9 +1102,14 @@ pub fn fpr_blocked(
 
 /// The `Poisson(λ = n·B/m)` law of a block's load.
 fn poisson_block_load(m: u64, n: u64, block_bits: u64) -> Result<LoadLaw> {
+    Ok(LoadLaw::Poisson { lambda: mean_block_load(m, n, block_bits)? })
+}
+
+/// `λ = n·B/m`, a block's mean load, checked.
+fn mean_block_load(m: u64, n: u64, block_bits: u64) -> Result<f64> {
     let lambda = n as f64 * (block_bits as f64 / m as f64);
     check_block_load(n, lambda)?;
-    Ok(LoadLaw::Poisson { lambda })
+    Ok(lambda)
 }
 
 /// The law of a queried block's load in the blocked mixtures.

@@ -70,16 +70,26 @@ pub(crate) fn fails_with(args: &[&str], code: i32, needle: &str) {
     }
 }
 
-/// Runs `bloomlab run --quiet EXP --out OUT EXTRA...`; expects success.
-pub(crate) fn run_into(exp: &Path, out: &Path, extra: &[&str]) {
-    let o = bloomlab()
+/// Runs `bloomlab run --quiet EXP --out OUT EXTRA...`; its output,
+/// whatever its exit status.
+pub(crate) fn run_output(
+    exp: &Path,
+    out: &Path,
+    extra: &[&str],
+) -> std::process::Output {
+    bloomlab()
         .args(["run", "--quiet"])
         .arg(exp)
         .arg("--out")
         .arg(out)
         .args(extra)
         .output()
-        .unwrap();
+        .unwrap()
+}
+
+/// [`run_output`], expecting success.
+pub(crate) fn run_into(exp: &Path, out: &Path, extra: &[&str]) {
+    let o = run_output(exp, out, extra);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
 }
 

@@ -1,7 +1,7 @@
 // `bloomlab run` and `bloomlab report`: outputs, determinism, safety.
 
 use crate::experiment::{FAILING_POINT, all_failing, tiny, write};
-use crate::{bloomlab, run_into};
+use crate::{bloomlab, run_into, run_output};
 
 /// The CSV without the timing columns.
 fn without_timings(csv: &str) -> Vec<Vec<String>> {
@@ -179,13 +179,7 @@ fn an_unwritable_output_leaves_existing_results_alone() {
     // The streaming file cannot be created (a folder is in the way; a
     // read-only folder does not stop root, which CI may be).
     std::fs::create_dir(out.join("results.csv.partial")).unwrap();
-    let o = bloomlab()
-        .args(["run", "-q"])
-        .arg(&exp)
-        .arg("--out")
-        .arg(&out)
-        .output()
-        .unwrap();
+    let o = run_output(&exp, &out, &[]);
     assert_eq!(o.status.code(), Some(1));
     let err = String::from_utf8(o.stderr).unwrap();
     assert_eq!(err.trim_end().lines().count(), 1, "{err}");
@@ -196,13 +190,7 @@ fn an_unwritable_output_leaves_existing_results_alone() {
     );
     // An output path below a regular file.
     let file = write(dir.path(), "plain", "x");
-    let o = bloomlab()
-        .args(["run", "-q"])
-        .arg(&exp)
-        .arg("--out")
-        .arg(file.join("sub"))
-        .output()
-        .unwrap();
+    let o = run_output(&exp, &file.join("sub"), &[]);
     assert_eq!(o.status.code(), Some(1));
     assert_eq!(std::fs::read_to_string(&file).unwrap(), "x");
 }
@@ -226,13 +214,7 @@ fn failed_trials_are_written_and_an_all_failed_run_fails() {
     let run = |name: &str, text: &str| {
         let exp = write(dir.path(), &format!("{name}.toml"), text);
         let out = dir.path().join(name);
-        let o = bloomlab()
-            .args(["run", "-q"])
-            .arg(&exp)
-            .arg("--out")
-            .arg(&out)
-            .output()
-            .unwrap();
+        let o = run_output(&exp, &out, &[]);
         let err = String::from_utf8(o.stderr).unwrap();
         let last = err.trim_end().lines().last().unwrap().to_string();
         let csv = std::fs::read_to_string(out.join("results.csv")).unwrap();
