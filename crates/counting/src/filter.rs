@@ -933,13 +933,17 @@ impl CountingBloomFilter {
         done: std::result::Result<u64, (u32, u64)>,
     ) -> Result<()> {
         match done {
+            // Saturating, as `inserted`: the counts may come from a file,
+            // at any value.
             Ok(skipped) => {
-                self.stats.removes += 1;
-                self.stats.skipped_decrements += skipped;
+                self.stats.removes = self.stats.removes.saturating_add(1);
+                self.stats.skipped_decrements =
+                    self.stats.skipped_decrements.saturating_add(skipped);
                 Ok(())
             }
             Err((probe, counter)) => {
-                self.stats.rejected_removes += 1;
+                self.stats.rejected_removes =
+                    self.stats.rejected_removes.saturating_add(1);
                 Err(Error::NotPresent { counter, probe, value: 0 })
             }
         }

@@ -171,13 +171,11 @@ impl CountingBloomFilter {
                 "does not match m and the counter width",
             ));
         }
-        if removes > inserts {
-            return Err(Error::corrupt(
-                "removes",
-                removes,
-                "more removes than inserts",
-            ));
-        }
+        // No check of `removes` against `inserts`: a filter legitimately
+        // has more removes than inserts (removes of a key whose counters
+        // are saturated always succeed; a filter made by `from_words`
+        // starts its statistics at zero), and a reader must read every
+        // file the writer writes.
         let data = r.words(words, "counters")?;
         let config =
             Config { family, seed: i128::from(seed), strategy, reduction };
