@@ -202,10 +202,12 @@ impl Config {
         }
     }
 
-    /// Sets `r` and `P0 = P·(1 − r)`.
+    /// Sets `r` and `P0 = P·(1 − r)` (a non-scaling filter keeps its
+    /// one layer at `P`, whichever of the two is called first).
     pub fn tightening(mut self, r: f64) -> Config {
         self.tightening = r;
-        self.first_error = self.error * (1.0 - r);
+        self.first_error =
+            if self.scaling { self.error * (1.0 - r) } else { self.error };
         self
     }
 
@@ -270,17 +272,20 @@ impl Config {
         if !open(self.error) {
             return Err(Error::invalid("p", self.error, "must be in (0, 1)"));
         }
-        if !open(self.first_error) {
-            return Err(Error::invalid(
-                "p0",
-                self.first_error,
-                "must be in (0, 1)",
-            ));
-        }
+        // `r` before `P0`: `tightening(r)` sets `P0 = P(1 − r)`, so an
+        // `r` outside (0, 1) would otherwise be reported as a `P0` the
+        // caller never set.
         if !open(self.tightening) {
             return Err(Error::invalid(
                 "r",
                 self.tightening,
+                "must be in (0, 1)",
+            ));
+        }
+        if !open(self.first_error) {
+            return Err(Error::invalid(
+                "p0",
+                self.first_error,
                 "must be in (0, 1)",
             ));
         }
@@ -598,5 +603,29 @@ mod tests {
         let c = Config::new(10, 0.01).layout(Layout::Blocked);
         assert!(c.sizing(Sizing::Pybloom).validate().is_err());
         assert!(c.validate().is_ok());
+    }
+
+    /// A tightening ratio outside (0, 1) is reported as `r`, the
+    /// parameter the caller set, not as the `P0` derived from it.
+    #[test]
+    fn bad_tightening_is_reported_as_r() {
+        for r in [0.0, 1.0, 1.5, -0.5, f64::NAN] {
+            let e = Config::new(1000, 0.01).tightening(r).validate();
+            assert!(
+                matches!(e, Err(Error::InvalidParameter { name: "r", .. })),
+                "r = {r}: {e:?}"
+            );
+        }
+    }
+
+    /// `non_scaling` promises one layer at `P`, also when `tightening`
+    /// is called after it.
+    #[test]
+    fn non_scaling_keeps_p_whatever_the_order() {
+        let after = Config::new(1000, 0.01).non_scaling().tightening(0.5);
+        let before = Config::new(1000, 0.01).tightening(0.5).non_scaling();
+        for c in [after, before] {
+            assert_eq!((c.first_error, c.error_bound()), (0.01, 0.01));
+        }
     }
 }

@@ -735,8 +735,8 @@ fn tuning_error(e: ScalableError, c: &ScalableConfig) -> anyhow::Error {
         ScalableError::InvalidParameter { name: "s", .. } => {
             anyhow!("--growth {}: {e}; give a growth of 1 or more", c.growth)
         }
-        // P0 = P(1 - r) is checked before r; with P valid, only r can
-        // put it out of (0, 1).
+        // r is checked before P0 = P(1 - r); with P and r valid, P0 is
+        // in (0, 1), so "p0" is only a fallback.
         ScalableError::InvalidParameter { name: "r" | "p0", .. } => {
             anyhow!(
                 "--tightening {}: {e}; give a ratio strictly between 0 and 1",

@@ -12,3 +12,5 @@ mod layers;
 mod format;
 // Property tests: no false negatives, round trips, corruption.
 mod props;
+// estimated_count against the items inserted, per layout.
+mod count;
