@@ -3,7 +3,7 @@
 use bloomlab_core::{BitArray, Filter, theory};
 use bloomlab_hash::murmur64a::REDISBLOOM_SEED;
 use bloomlab_hash::strategy::mix64;
-use bloomlab_hash::{Family, Hasher, Reduction};
+use bloomlab_hash::{Family, Funnel, Hasher, Reduction};
 
 use crate::config::{
     BLOCK_BITS, Config, Layout, Pairing, Probe, Shape, Sizing, shape,
@@ -417,10 +417,24 @@ impl ScalableBloomFilter {
     }
 
     /// Whether the item may have been added: any layer, newest first.
+    /// A key is any [`Funnel`] (`&str`, `&[u8]`, `u64`, ...), hashed as
+    /// its bytes, so `"a"`, `"a".to_string()` and `b"a"` are one key.
+    ///
+    /// ```
+    /// use bloomlab_scalable::ScalableBloomFilter;
+    ///
+    /// let mut f = ScalableBloomFilter::new(1000, 0.01)?;
+    /// f.add("alice")?;
+    /// f.add(&42u64)?;
+    /// assert!(f.contains(b"alice") && f.contains(&42u64.to_le_bytes()));
+    /// # Ok::<(), bloomlab_scalable::Error>(())
+    /// ```
     #[inline]
-    pub fn contains(&self, key: &[u8]) -> bool {
-        let ab = probe::pair(&self.config, &self.hasher, key);
-        probe::any_hit(&self.layers, Loop::of(&self.config), ab)
+    pub fn contains<T: Funnel + ?Sized>(&self, key: &T) -> bool {
+        key.with_bytes(|key| {
+            let ab = probe::pair(&self.config, &self.hasher, key);
+            probe::any_hit(&self.layers, Loop::of(&self.config), ab)
+        })
     }
 
     fn layer_full(&self, l: &Layer) -> bool {
@@ -446,15 +460,21 @@ impl ScalableBloomFilter {
     /// inserted (reply 1), `Ok(false)` if some layer already reports it
     /// present (reply 0: nothing is inserted, [`Self::skipped`] counts
     /// it), [`Error::Full`] if the filter is non-scaling and full, and
-    /// [`Error::CannotGrow`] if the next layer cannot be built.
-    pub fn add(&mut self, key: &[u8]) -> Result<bool> {
+    /// [`Error::CannotGrow`] if the next layer cannot be built. Keys are
+    /// [`Funnel`]s, as [`contains`](Self::contains) takes them.
+    pub fn add<T: Funnel + ?Sized>(&mut self, key: &T) -> Result<bool> {
+        key.with_bytes(|key| self.add_bytes(key))
+    }
+
+    fn add_bytes(&mut self, key: &[u8]) -> Result<bool> {
         let ab = probe::pair(&self.config, &self.hasher, key);
         let lp = Loop::of(&self.config);
         if self.layers.len() > 1 {
             probe::prefetch_blocks(&self.layers, lp, ab);
         }
         if probe::any_hit(&self.layers, lp, ab) {
-            self.skipped += 1;
+            // Saturating: the counts may come from a file, at any value.
+            self.skipped = self.skipped.saturating_add(1);
             return Ok(false);
         }
         let full = self.layers.last().is_none_or(|l| self.layer_full(l));
@@ -468,8 +488,8 @@ impl ScalableBloomFilter {
             return Err(Error::CannotGrow("no layer".into()));
         };
         layer.ones += probe::set(layer, lp, ab);
-        layer.count += 1;
-        self.items += 1;
+        layer.count = layer.count.saturating_add(1);
+        self.items = self.items.saturating_add(1);
         Ok(true)
     }
 

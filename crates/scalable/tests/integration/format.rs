@@ -230,3 +230,27 @@ fn growth_is_at_most_redisblooms_limit() {
     let Err(e) = e else { panic!("growth 32769 accepted") };
     assert!(e.to_string().contains("at most 32768"), "{e}");
 }
+
+/// Counts read from a file at `u64::MAX` stay there: the next add, of a
+/// key present (skipped) or new (counted in a new layer, as the last is
+/// full), must not overflow, which panicked in debug builds and wrapped
+/// to 0 in release ones.
+#[test]
+fn counts_at_their_maximum_do_not_overflow() {
+    let mut f = ScalableBloomFilter::new(10, 0.01).unwrap();
+    f.add(b"present").unwrap();
+    let bytes = f.to_bytes().unwrap();
+    let mut b = bytes[..bytes.len() - 8].to_vec();
+    let (first, _) = offsets(&bytes);
+    // items, skipped (before the layer count), then layer 0's count.
+    put_u64(&mut b, first - 20, u64::MAX);
+    put_u64(&mut b, first - 12, u64::MAX);
+    put_u64(&mut b, first + 44, u64::MAX);
+    let mut g = ScalableBloomFilter::read(&sealed(b)).unwrap();
+    assert_eq!((g.len(), g.skipped()), (u64::MAX, u64::MAX));
+    assert!(!g.add(b"present").unwrap());
+    let new = (0u64..).find(|k| !g.contains(&k.to_le_bytes())).unwrap();
+    assert!(g.add(&new.to_le_bytes()).unwrap());
+    assert_eq!(g.layers().len(), 2);
+    assert_eq!((g.len(), g.skipped()), (u64::MAX, u64::MAX));
+}
