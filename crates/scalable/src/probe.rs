@@ -231,14 +231,34 @@ pub(crate) fn blocked_walk(
 /// together rather than as [`any_hit`] reaches each layer. For `add`,
 /// which must look at every layer before it sets a new key's bits.
 #[inline(always)]
-pub(crate) fn prefetch_blocks(layers: &[Layer], lp: Loop, (a, _): (u64, u64)) {
+pub(crate) fn prefetch_blocks(layers: &[Layer], lp: Loop, ab: (u64, u64)) {
+    prefetch_blocks_into::<false>(layers, lp, ab);
+}
+
+/// [`prefetch_blocks`] into the L2 cache (`bloomlab_core::prefetch_l2`),
+/// for batches, which ask for many keys' lines before reading any.
+pub(crate) fn prefetch_blocks_l2(layers: &[Layer], lp: Loop, ab: (u64, u64)) {
+    prefetch_blocks_into::<true>(layers, lp, ab);
+}
+
+#[inline(always)]
+fn prefetch_blocks_into<const L2: bool>(
+    layers: &[Layer],
+    lp: Loop,
+    (a, _): (u64, u64),
+) {
     let line = |l: &Layer, ms: bool| {
         let block = if ms {
             block::<true>(a, l.modulus)
         } else {
             block::<false>(a, l.modulus)
         };
-        bloomlab_core::prefetch(l.array.words(), (block * 8) as usize);
+        let (words, i) = (l.array.words(), (block * 8) as usize);
+        if L2 {
+            bloomlab_core::prefetch_l2(words, i);
+        } else {
+            bloomlab_core::prefetch(words, i);
+        }
     };
     if let Loop::Blocked { ms } = lp {
         layers.iter().for_each(|l| line(l, ms));

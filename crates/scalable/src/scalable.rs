@@ -12,6 +12,9 @@ use crate::parts::LayerSpec;
 use crate::probe::{self, Loop};
 use crate::{Error, Result};
 
+/// Keys the batch methods hash (and prefetch for) at a time.
+const BATCH: usize = 64;
+
 /// One layer of a scalable filter: a Bloom filter with its own capacity,
 /// error, bits and `k`.
 #[derive(Debug, Clone, PartialEq)]
@@ -472,6 +475,108 @@ impl ScalableBloomFilter {
         if self.layers.len() > 1 {
             probe::prefetch_blocks(&self.layers, lp, ab);
         }
+        self.add_pair(lp, ab)
+    }
+
+    /// Adds many keys, in order, as [`add`](Self::add) one at a time
+    /// would; returns how many were newly inserted. Keys are hashed a
+    /// batch at a time, and on a filter of blocked layers taking
+    /// [`bloomlab_core::PREFETCH_MIN_BYTES`] or more each key's line in
+    /// every layer is asked for before any is read, so a batch's cache
+    /// misses overlap.
+    ///
+    /// At the first key refused ([`Error::Full`], [`Error::CannotGrow`])
+    /// it stops with that error; the keys before it stay added, as `add`
+    /// would have left them ([`len`](Self::len) counts them).
+    ///
+    /// ```
+    /// use bloomlab_scalable::{Error, ScalableBloomFilter};
+    ///
+    /// let mut f = ScalableBloomFilter::new(1000, 0.01)?;
+    /// assert_eq!(f.add_many(&["a", "b", "a"])?, 2);
+    /// let keys: Vec<u64> = (0..10_000).collect();
+    /// f.add_many(&keys)?; // grows past its first layer
+    /// assert!(f.layers().len() > 1);
+    ///
+    /// let mut full = ScalableBloomFilter::with_config(
+    ///     bloomlab_scalable::Config::new(10, 0.01).non_scaling(),
+    /// )?;
+    /// assert!(matches!(full.add_many(&keys), Err(Error::Full)));
+    /// assert_eq!(full.len(), 10);
+    /// # Ok::<(), Error>(())
+    /// ```
+    pub fn add_many<T: Funnel>(&mut self, keys: &[T]) -> Result<usize> {
+        let lp = Loop::of(&self.config);
+        let mut added = 0;
+        let mut pairs = [(0, 0); BATCH];
+        for chunk in keys.chunks(BATCH) {
+            self.pairs_of(chunk, &mut pairs);
+            let pairs = &pairs[..chunk.len()];
+            if self.worth_prefetching(lp) {
+                for &ab in pairs {
+                    probe::prefetch_blocks_l2(&self.layers, lp, ab);
+                }
+            }
+            for &ab in pairs {
+                added += usize::from(self.add_pair(lp, ab)?);
+            }
+        }
+        Ok(added)
+    }
+
+    /// Answers [`contains`](Self::contains) for many keys into `out` (as
+    /// many as the shorter of the two), hashing and prefetching a batch
+    /// at a time as [`add_many`](Self::add_many) does.
+    ///
+    /// ```
+    /// use bloomlab_scalable::ScalableBloomFilter;
+    ///
+    /// let mut f = ScalableBloomFilter::new(1000, 0.01)?;
+    /// f.add_many(&["a", "b"])?;
+    /// let mut out = [false; 3];
+    /// f.contains_many(&["a", "b", "c"], &mut out);
+    /// assert_eq!(&out[..2], [true, true]); // "c" is a false positive at 1%
+    /// # Ok::<(), bloomlab_scalable::Error>(())
+    /// ```
+    pub fn contains_many<T: Funnel>(&self, keys: &[T], out: &mut [bool]) {
+        let lp = Loop::of(&self.config);
+        let prefetch = self.worth_prefetching(lp);
+        let mut pairs = [(0, 0); BATCH];
+        for (chunk, outs) in keys.chunks(BATCH).zip(out.chunks_mut(BATCH)) {
+            let chunk = &chunk[..chunk.len().min(outs.len())];
+            self.pairs_of(chunk, &mut pairs);
+            let pairs = &pairs[..chunk.len()];
+            if prefetch {
+                for &ab in pairs {
+                    probe::prefetch_blocks_l2(&self.layers, lp, ab);
+                }
+            }
+            for (&ab, o) in pairs.iter().zip(outs) {
+                *o = probe::any_hit(&self.layers, lp, ab);
+            }
+        }
+    }
+
+    /// Each key's hash pair into `pairs` (`keys` at most [`BATCH`]).
+    fn pairs_of<T: Funnel>(&self, keys: &[T], pairs: &mut [(u64, u64)]) {
+        for (p, key) in pairs.iter_mut().zip(keys) {
+            *p =
+                key.with_bytes(|b| probe::pair(&self.config, &self.hasher, b));
+        }
+    }
+
+    /// Whether batches prefetch: blocked layers (one line a key a layer,
+    /// known from the hash alone) of [`bloomlab_core::PREFETCH_MIN_BYTES`]
+    /// or more, past the L2 cache, where the lines' misses are worth
+    /// overlapping.
+    fn worth_prefetching(&self, lp: Loop) -> bool {
+        matches!(lp, Loop::Blocked { .. })
+            && self.bytes_of_memory() >= bloomlab_core::PREFETCH_MIN_BYTES
+    }
+
+    /// [`add`](Self::add) of a key's hash pair.
+    #[inline]
+    fn add_pair(&mut self, lp: Loop, ab: (u64, u64)) -> Result<bool> {
         if probe::any_hit(&self.layers, lp, ab) {
             // Saturating: the counts may come from a file, at any value.
             self.skipped = self.skipped.saturating_add(1);
@@ -742,5 +847,13 @@ impl Filter for ScalableBloomFilter {
 
     fn bytes_of_memory(&self) -> usize {
         ScalableBloomFilter::bytes_of_memory(self)
+    }
+
+    fn contains_u64_batch(&self, keys: &[u64], out: &mut [bool]) {
+        self.contains_many(keys, out);
+    }
+
+    fn contains_batch(&self, keys: &[&[u8]], out: &mut [bool]) {
+        self.contains_many(keys, out);
     }
 }

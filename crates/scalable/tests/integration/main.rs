@@ -14,3 +14,5 @@ mod format;
 mod props;
 // estimated_count against the items inserted, per layout.
 mod count;
+// add_many and contains_many against one key at a time.
+mod batch;
