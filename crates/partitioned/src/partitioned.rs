@@ -908,6 +908,16 @@ impl PartitionedBloomFilter {
         self.bits.union_with(&other.bits)?;
         Ok(())
     }
+
+    /// Keeps only bits set in both (a word-wise AND): a filter that
+    /// contains every key in both, and possibly more false positives
+    /// than a filter built from the intersection. Errors unless both
+    /// have the same slices and hashing.
+    pub fn intersect(&mut self, other: &PartitionedBloomFilter) -> Result<()> {
+        self.check_compatible(other)?;
+        self.bits.intersect_with(&other.bits)?;
+        Ok(())
+    }
 }
 
 /// Calls `f` with the key's bit in each slice, in slice order, until it

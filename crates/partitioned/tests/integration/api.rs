@@ -119,6 +119,36 @@ fn union_and_compatibility() {
 }
 
 #[test]
+fn intersection_and_compatibility() {
+    let mut a = PartitionedBloomFilter::new(1000, 0.01).unwrap();
+    let mut b = a.clone();
+    a.insert_many(&["both", "a"]);
+    b.insert_many(&["both", "b"]);
+    let mut both = a.clone();
+    both.intersect(&b).unwrap();
+    assert!(both.contains("both"));
+    // Exactly the bits set in both.
+    let and: Vec<u64> = a
+        .bit_array()
+        .words()
+        .iter()
+        .zip(b.bit_array().words())
+        .map(|(x, y)| x & y)
+        .collect();
+    assert_eq!(both.bit_array().words(), &and[..]);
+    assert_eq!(
+        both.bit_count(),
+        and.iter().map(|w| u64::from(w.count_ones())).sum::<u64>()
+    );
+    let c = PartitionedBloomFilter::new(2000, 0.01).unwrap();
+    assert!(both.intersect(&c).is_err());
+    let cfg = Config { seed: 7, ..Config::default() };
+    let d = PartitionedBloomFilter::with_rate(1000, 0.01, cfg).unwrap();
+    assert!(both.intersect(&d).is_err());
+    assert_eq!(both.bit_array().words(), &and[..]); // refused: unchanged
+}
+
+#[test]
 fn explicit_slices_each_with_its_own_hash() {
     let specs = vec![
         SliceSpec::new(Family::Xxh64, 1000).seed(1),
