@@ -244,9 +244,13 @@ pub fn specs(kinds: Option<&[ChartKind]>, sums: &[Summary]) -> Vec<Spec> {
     out
 }
 
-/// Draws every spec into `dir` (SVG and PNG, each written to a temporary
-/// name and renamed) and returns the SVG texts.
-pub fn draw_all(dir: &Path, specs: &[Spec]) -> Result<Vec<Drawn>> {
+/// Draws every spec into `dir` (SVG and PNG), staged in `staged` under
+/// temporary names, and returns the SVG texts.
+pub fn draw_all(
+    dir: &Path,
+    specs: &[Spec],
+    staged: &mut crate::sweep::Staged,
+) -> Result<Vec<Drawn>> {
     register_font();
     std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
     let mut out = Vec::new();
@@ -259,21 +263,20 @@ pub fn draw_all(dir: &Path, specs: &[Spec]) -> Result<Vec<Drawn>> {
             draw(&root, spec).map_err(|m| chart_err(spec, m))?;
             root.present().map_err(|e| chart_err(spec, e.to_string()))?;
         }
-        crate::sweep::write_atomic(
-            &dir.join(format!("{}.svg", spec.stem)),
-            svg.as_bytes(),
-        )?;
+        staged
+            .write(&dir.join(format!("{}.svg", spec.stem)), svg.as_bytes())?;
         // The bitmap backend picks the encoder from the extension, so the
-        // temporary name ends in .png too.
-        let tmp = dir.join(format!(".{}.tmp.png", spec.stem));
+        // temporary name ends in .png too; it is removed if not committed.
+        let png = dir.join(format!("{}.png", spec.stem));
+        let tmp =
+            crate::sweep::temp_beside(&png, ".tmp.png")?.into_temp_path();
         {
             let root =
                 BitMapBackend::new(&tmp, (WIDTH, height)).into_drawing_area();
             draw(&root, spec).map_err(|m| chart_err(spec, m))?;
             root.present().map_err(|e| chart_err(spec, e.to_string()))?;
         }
-        let png = dir.join(format!("{}.png", spec.stem));
-        std::fs::rename(&tmp, &png).map_err(|e| Error::io(&png, e))?;
+        staged.add_temp(tmp, &png);
         out.push(Drawn {
             stem: spec.stem.clone(),
             title: spec.title.clone(),

@@ -322,6 +322,22 @@ pub struct Point {
 /// Largest `churn` accepted (items replaced, as a multiple of `n`).
 pub const MAX_CHURN: f64 = 1000.0;
 
+/// Most grid points a plan may have (all grids together). The product is
+/// checked before it is enumerated: a grid of many long axes must be
+/// refused at once, not looped over for hours.
+pub const MAX_POINTS: usize = 100_000;
+
+/// Most filters (points × trials) a plan may build: each is a task and a
+/// row held in memory until the run ends.
+pub const MAX_TRIALS: u64 = 1_000_000;
+
+/// Most keys a point may insert (2^40, as `initial-capacity`).
+pub const MAX_N: u64 = 1 << 40;
+
+/// Most bits (counting: counter bits) one filter may have, 2^40 (128
+/// GiB): a larger one is refused with the plan, before any allocation.
+pub const MAX_FILTER_BITS: u64 = 1 << 40;
+
 impl Point {
     /// How many items the churn workload deletes (and as many fresh ones
     /// it inserts): `round(churn · n)`.
@@ -504,6 +520,13 @@ fn validate(
         return Err(
             "the grid is empty: every [[grid]] has an empty axis".to_string()
         );
+    }
+    let trials: u64 = points.iter().map(|p| u64::from(p.trials)).sum();
+    if trials > MAX_TRIALS {
+        return Err(format!(
+            "the plan builds {trials} filters (points × trials), more than \
+             {MAX_TRIALS}: lower trials or split the experiment"
+        ));
     }
     let charts = match &def.charts {
         None => None,
@@ -710,6 +733,9 @@ fn expand(
     if let Some(&n) = g.n.iter().find(|&&n| n == 0) {
         return Err(format!("{at}: n = {n} must be at least 1"));
     }
+    if let Some(&n) = g.n.iter().find(|&&n| n > MAX_N) {
+        return Err(format!("{at}: n = {n} must be at most 2^40 ({MAX_N})"));
+    }
     let sizings: Vec<Sizing> = match (&g.bits_per_element, &g.fpp) {
         (Some(_), Some(_)) => {
             return Err(format!(
@@ -822,7 +848,26 @@ fn expand(
         churns.len(),
         scalables.len(),
     ];
-    let total: usize = dims.iter().product();
+    // Checked before the loop: the product of a few long axes can be
+    // astronomically large (or overflow).
+    let room = MAX_POINTS.saturating_sub(points.len());
+    let total = dims
+        .iter()
+        .try_fold(1usize, |acc, &d| acc.checked_mul(d))
+        .filter(|&t| t <= room)
+        .ok_or_else(|| {
+            let shown = dims
+                .iter()
+                .filter(|&&d| d > 1)
+                .map(usize::to_string)
+                .collect::<Vec<_>>()
+                .join(" × ");
+            format!(
+                "{at}: the grid's axes multiply to {shown} points, more than \
+                 the {MAX_POINTS} a plan may have: shorten some lists or \
+                 split the experiment"
+            )
+        })?;
     let mut seen = std::collections::HashSet::new();
     for flat in 0..total {
         let mut c = [0usize; 13];
@@ -852,6 +897,8 @@ fn expand(
         variants::normalise(&mut p);
         if p.variant == Variant::Scalable {
             check_scalable(&p, at)?;
+        } else {
+            check_size(&p, at)?;
         }
         let key = format!(
             "{:?}|{:?}|{}|{}|{}|{}|{}|{:?}|{}|{}|{}|{}|{:?}",
@@ -972,6 +1019,29 @@ fn scalable_axes(
         }
     }
     Ok(out)
+}
+
+/// Refuses a filter too large to build here, before any trial tries to
+/// allocate it. A sizing the library refuses (too many hash functions,
+/// say) stays a trial error, as documented.
+fn check_size(p: &Point, at: &str) -> std::result::Result<(), String> {
+    let Ok((m, _)) = variants::size(p) else {
+        return Ok(());
+    };
+    let bits = m.saturating_mul(u64::from(p.counter_bits.max(1)));
+    if bits > MAX_FILTER_BITS {
+        let what = match p.sizing {
+            Sizing::BitsPerElement(c) => format!("bits-per-element = {c}"),
+            Sizing::Fpp(f) => format!("fpp = {f}"),
+        };
+        return Err(format!(
+            "{at}: n = {} at {what} needs a filter of {bits} bits, more \
+             than the 2^40 ({MAX_FILTER_BITS}) a point may use: lower n or \
+             the bits per element (raise fpp)",
+            p.n
+        ));
+    }
+    Ok(())
 }
 
 /// What a scalable point needs: a target error (`fpp`), the optimal `k`,

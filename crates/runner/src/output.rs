@@ -12,6 +12,16 @@ pub(crate) fn json_line(value: &serde_json::Value) -> Result<()> {
     Ok(())
 }
 
+/// Prints one line on stdout. Unlike `println!`, which panics when stdout
+/// is closed (`bloomlab inspect F | head -1`), this returns the error, which
+/// `main` treats as the end of the output.
+pub(crate) fn line(args: std::fmt::Arguments<'_>) -> Result<()> {
+    let mut out = std::io::stdout().lock();
+    out.write_fmt(args)?;
+    writeln!(out)?;
+    Ok(())
+}
+
 /// Prints rows as a table whose columns are padded to the widest cell.
 pub(crate) fn table(header: &[&str], rows: &[Vec<String>]) -> Result<()> {
     let mut widths: Vec<usize> =

@@ -15,19 +15,21 @@ use crate::{Error, Result};
 /// Draws the charts into `dir/charts/` and writes `dir/report.html`.
 /// Records the chart stems drawn in `info.charts` when none were
 /// declared.
+/// Stages them in `staged`: nothing is in place before its commit.
 pub fn write_all(
     dir: &Path,
     info: &mut RunInfo,
     rows: &[Row],
     sums: &[Summary],
+    staged: &mut sweep::Staged,
 ) -> Result<Vec<Drawn>> {
     let kinds: Option<Vec<ChartKind>> = info.charts.as_ref().map(|names| {
         names.iter().filter_map(|n| ChartKind::from_name(n).ok()).collect()
     });
     let specs = charts::specs(kinds.as_deref(), sums);
-    let drawn = charts::draw_all(&dir.join("charts"), &specs)?;
+    let drawn = charts::draw_all(&dir.join("charts"), &specs, staged)?;
     let html = html(info, rows, sums, &drawn);
-    sweep::write_atomic(&dir.join("report.html"), html.as_bytes())?;
+    staged.write(&dir.join("report.html"), html.as_bytes())?;
     Ok(drawn)
 }
 
@@ -69,7 +71,9 @@ pub fn rebuild(dir: &Path) -> Result<(Vec<Summary>, Vec<Check>)> {
     let sums = results::summarise(&rows, info.confidence);
     let checks = results::check(&info.invariants, &sums);
     info.checks = checks.clone();
-    write_all(dir, &mut info, &rows, &sums)?;
+    let mut staged = sweep::Staged::default();
+    write_all(dir, &mut info, &rows, &sums, &mut staged)?;
+    staged.commit()?;
     Ok((sums, checks))
 }
 

@@ -444,12 +444,15 @@ impl CsvSink {
         Ok(())
     }
 
-    /// Renames the partial file to `results.csv`; returns the rows.
-    pub fn finish(mut self) -> Result<Vec<Row>> {
+    /// Closes the partial file and stages its rename to `results.csv`
+    /// (done with the other outputs); returns the rows.
+    pub fn finish(
+        mut self,
+        staged: &mut crate::sweep::Staged,
+    ) -> Result<Vec<Row>> {
         self.writer.flush().map_err(|e| Error::io(&self.partial, e))?;
         drop(self.writer);
-        std::fs::rename(&self.partial, &self.target)
-            .map_err(|e| Error::io(&self.target, e))?;
+        staged.add_kept(&self.partial, &self.target);
         Ok(self.rows)
     }
 }
@@ -524,13 +527,37 @@ pub fn header() -> Vec<&'static str> {
     ]
 }
 
+/// The first column added after the original ones (`counter_bits`): files
+/// written before it lack it and the columns after it, which read as
+/// empty. Every column before it is required.
+const FIRST_LATER_COLUMN: &str = "counter_bits";
+
 /// Reads `results.csv`.
 pub fn read(path: &Path) -> Result<Vec<Row>> {
     let mut reader =
         csv::Reader::from_path(path).map_err(|e| csv_err(path, e))?;
+    let present = reader.headers().map_err(|e| csv_err(path, e))?.clone();
     let mut rows = Vec::new();
     for r in reader.deserialize() {
         rows.push(r.map_err(|e| csv_err(path, e))?);
+    }
+    // A missing column deserializes as empty cells: a renamed
+    // `false_negatives` column would let `no-false-negatives` hold. (A
+    // file without rows is the caller's to refuse.)
+    let missing: Vec<&str> = header()
+        .into_iter()
+        .take_while(|&c| c != FIRST_LATER_COLUMN)
+        .filter(|&c| !present.iter().any(|h| h == c))
+        .collect();
+    if !rows.is_empty() && !missing.is_empty() {
+        return Err(Error::Format {
+            path: path.to_path_buf(),
+            message: format!(
+                "missing column(s) {}: not a results file of `bloomlab \
+                 run`; run the experiment again",
+                missing.join(", ")
+            ),
+        });
     }
     Ok(rows)
 }

@@ -100,7 +100,8 @@ pub struct Outcome {
 }
 
 /// Runs the plan and writes everything into `opts.out`. Nothing there is
-/// replaced unless the run succeeds up to that file.
+/// replaced unless every output was written (then all are renamed into
+/// place); a failed run leaves at most `results.csv.partial`.
 pub fn run(plan: &Plan, opts: &Options) -> Result<Outcome> {
     let t0 = Instant::now();
     let started = provenance::timestamp_now();
@@ -167,7 +168,9 @@ pub fn run(plan: &Plan, opts: &Options) -> Result<Outcome> {
         return Err(e);
     }
     pb.finish_and_clear();
-    let rows = sink.finish()?;
+    // Nothing is renamed into place before every output is ready.
+    let mut staged = Staged::default();
+    let rows = sink.finish(&mut staged)?;
     let trials_s = t0.elapsed().as_secs_f64();
 
     let summaries = results::summarise(&rows, plan.confidence);
@@ -202,40 +205,127 @@ pub fn run(plan: &Plan, opts: &Options) -> Result<Outcome> {
     let t1 = Instant::now();
     info.finished = provenance::timestamp_now();
     info.timings.total = t0.elapsed().as_secs_f64();
-    report::write_all(&opts.out, &mut info, &rows, &summaries)?;
+    report::write_all(&opts.out, &mut info, &rows, &summaries, &mut staged)?;
     info.timings.report = t1.elapsed().as_secs_f64();
     info.timings.total = t0.elapsed().as_secs_f64();
     info.finished = provenance::timestamp_now();
-    write_json(&opts.out.join("run.json"), &info)?;
+    stage_json(&mut staged, &opts.out.join("run.json"), &info)?;
+    staged.commit()?;
     Ok(Outcome { rows, summaries, checks, info })
 }
 
 /// Writes `bytes` to `path` through a temporary file in the same folder
 /// and a rename: a reader sees the old file or the new one, never half.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
-    use std::io::Write;
-    let dir = path.parent().unwrap_or(Path::new("."));
+    let mut staged = Staged::default();
+    staged.write(path, bytes)?;
+    staged.commit()
+}
+
+/// A temporary file in `path`'s folder, `rw-r--r--` (results are for
+/// sharing, not the 0600 of a temporary file), its name ending in
+/// `suffix`.
+pub(crate) fn temp_beside(
+    path: &Path,
+    suffix: &str,
+) -> Result<tempfile::NamedTempFile> {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
     let mut builder = tempfile::Builder::new();
-    builder.prefix(".bloomlab-").suffix(".tmp");
-    // Results are for sharing: rw-r--r--, not the 0600 of a temp file.
+    builder.prefix(".bloomlab-").suffix(suffix);
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
         builder.permissions(std::fs::Permissions::from_mode(0o644));
     }
-    let mut tmp = builder.tempfile_in(dir).map_err(|e| Error::io(dir, e))?;
-    tmp.write_all(bytes).map_err(|e| Error::io(tmp.path(), e))?;
-    tmp.persist(path).map_err(|e| Error::io(path, e.error))?;
-    Ok(())
+    builder.tempfile_in(dir).map_err(|e| Error::io(dir, e))
+}
+
+/// Output files written under temporary names and renamed into place
+/// together by [`Staged::commit`], so that a run or report that fails
+/// half-way (a chart, a full disk) leaves the previous outputs as they
+/// were, not a folder mixing two runs. Dropped without a commit, the
+/// temporary files are removed.
+#[derive(Debug, Default)]
+pub struct Staged {
+    files: Vec<(Pending, PathBuf)>,
+}
+
+#[derive(Debug)]
+enum Pending {
+    /// Ours: removed if never committed.
+    Temp(tempfile::TempPath),
+    /// Kept either way (the streamed `results.csv.partial`).
+    Keep(PathBuf),
+}
+
+impl Staged {
+    /// Writes `bytes` to a temporary file beside `path`, to become `path`.
+    pub fn write(&mut self, path: &Path, bytes: &[u8]) -> Result<()> {
+        use std::io::Write;
+        let mut tmp = temp_beside(path, ".tmp")?;
+        tmp.write_all(bytes).map_err(|e| Error::io(tmp.path(), e))?;
+        self.add_temp(tmp.into_temp_path(), path);
+        Ok(())
+    }
+
+    /// Adds a finished temporary file, to become `path`.
+    pub fn add_temp(&mut self, tmp: tempfile::TempPath, path: &Path) {
+        self.files.push((Pending::Temp(tmp), path.to_path_buf()));
+    }
+
+    /// Adds a finished file that is kept even if the commit never comes.
+    pub fn add_kept(&mut self, from: &Path, path: &Path) {
+        self.files
+            .push((Pending::Keep(from.to_path_buf()), path.to_path_buf()));
+    }
+
+    /// Renames every file into place, in the order they were added.
+    pub fn commit(self) -> Result<()> {
+        // A folder where a file goes would stop the renames half-way;
+        // found first, it changes nothing.
+        if let Some((_, path)) = self.files.iter().find(|(_, p)| p.is_dir()) {
+            return Err(Error::Format {
+                path: path.clone(),
+                message: "is a folder; move it away and run again".into(),
+            });
+        }
+        for (pending, path) in self.files {
+            match pending {
+                Pending::Temp(tmp) => {
+                    tmp.persist(&path)
+                        .map_err(|e| Error::io(&path, e.error))?;
+                }
+                Pending::Keep(from) => {
+                    std::fs::rename(&from, &path)
+                        .map_err(|e| Error::io(&path, e))?;
+                }
+            }
+        }
+        Ok(())
+    }
 }
 
 /// Writes `value` as pretty JSON, atomically.
 pub fn write_json<T: Serialize>(path: &Path, value: &T) -> Result<()> {
+    let mut staged = Staged::default();
+    stage_json(&mut staged, path, value)?;
+    staged.commit()
+}
+
+/// Stages `value` as pretty JSON, to become `path`.
+pub fn stage_json<T: Serialize>(
+    staged: &mut Staged,
+    path: &Path,
+    value: &T,
+) -> Result<()> {
     let mut text = serde_json::to_string_pretty(value).map_err(|e| {
         Error::Format { path: path.to_path_buf(), message: e.to_string() }
     })?;
     text.push('\n');
-    write_atomic(path, text.as_bytes())
+    staged.write(path, text.as_bytes())
 }
 
 /// Reads `run.json`.

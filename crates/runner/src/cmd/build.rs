@@ -219,7 +219,7 @@ pub(crate) fn run(args: Args) -> Result<()> {
             "bytes": bytes.len(),
         }))
     } else {
-        println!(
+        output::line(format_args!(
             "wrote {} ({} format, {} bytes): {} filter, m = {}, k = {}, \
              {} items ({} changed bits), expected fpp {}",
             out.display(),
@@ -231,7 +231,7 @@ pub(crate) fn run(args: Args) -> Result<()> {
             keys.len(),
             changed,
             rate(f.expected_fpp())
-        );
+        ))?;
         Ok(())
     }
 }
@@ -338,12 +338,12 @@ fn build_in_redis(
         Some(b) => format!("{b} bytes in Redis"),
         None => "MEMORY USAGE refused".to_owned(),
     };
-    println!(
+    output::line(format_args!(
         "stored {url} key {} ({bytes}): {variant} filter, m = {m}, k = {k}, \
          {} items ({changed} changed bits)",
         target.key,
         keys.len(),
-    );
+    ))?;
     Ok(())
 }
 

@@ -127,6 +127,8 @@ fn parse_hex(s: &str) -> Result<Vec<u8>> {
         .step_by(2)
         .map(|i| {
             t.get(i..i + 2)
+                // from_str_radix also takes a sign: "+f" is not a byte.
+                .filter(|d| d.bytes().all(|b| b.is_ascii_hexdigit()))
                 .and_then(|d| u8::from_str_radix(d, 16).ok())
                 .with_context(|| format!("--hex {s:?}: not a hex byte at {i}"))
         })
@@ -155,6 +157,8 @@ mod tests {
         assert_eq!(parse_hex("0xAb").unwrap(), [0xab]);
         assert!(parse_hex("abc").is_err());
         assert!(parse_hex("zz").is_err());
+        assert!(parse_hex("+1+2").is_err());
+        assert!(parse_hex("-1").is_err());
         assert_eq!(parse_long("-1").unwrap(), [0xff; 8]);
         assert_eq!(parse_long("1").unwrap(), [1, 0, 0, 0, 0, 0, 0, 0]);
         assert!(parse_long("18446744073709551616").is_err());

@@ -45,8 +45,8 @@ pub(crate) fn run(args: Args) -> Result<()> {
         }
         return output::json_line(&v);
     }
-    println!("file: {}", file.display());
-    println!("{}", filter.describe());
+    output::line(format_args!("file: {}", file.display()))?;
+    output::line(format_args!("{}", filter.describe()))?;
     Ok(())
 }
 
@@ -73,22 +73,24 @@ fn inspect_redis(target: Target<'_>, json: bool) -> Result<()> {
         }
         return output::json_line(&v);
     }
-    println!("redis: {}", target.shown_url());
-    println!("key: {}", target.key);
+    output::line(format_args!("redis: {}", target.shown_url()))?;
+    output::line(format_args!("key: {}", target.key))?;
     for line in filter.describe().lines() {
         let label = line.split_once(':').map_or(line, |(l, _)| l);
         if untracked.iter().any(|f| f.replace('_', " ") == label) {
             continue;
         }
         if label == "format" {
-            println!("format: redis");
+            output::line(format_args!("format: redis"))?;
         } else {
-            println!("{line}");
+            output::line(format_args!("{line}"))?;
         }
     }
     match redis_bytes {
-        Some(b) => println!("bytes in redis: {b}"),
-        None => println!("bytes in redis: unknown (MEMORY USAGE refused)"),
+        Some(b) => output::line(format_args!("bytes in redis: {b}"))?,
+        None => output::line(format_args!(
+            "bytes in redis: unknown (MEMORY USAGE refused)"
+        ))?,
     }
     Ok(())
 }

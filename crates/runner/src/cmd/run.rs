@@ -125,13 +125,13 @@ pub(crate) fn print(outcome: &sweep::Outcome, json: bool) -> Result<()> {
         &rows,
     )?;
     for c in &outcome.checks {
-        println!(
+        output::line(format_args!(
             "invariant {} ({}): {} — {}",
             c.name,
             c.bound,
             if c.held { "held" } else { "FAILED" },
             c.detail
-        );
+        ))?;
     }
     Ok(())
 }

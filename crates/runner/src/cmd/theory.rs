@@ -142,7 +142,10 @@ fn print_text(r: &serde_json::Map<String, Value>) -> Result<()> {
     output::table(&["QUANTITY", "VALUE"], &rows)?;
     if let Some(Value::Array(notes)) = r.get("notes") {
         for note in notes {
-            println!("note: {}", note.as_str().unwrap_or_default());
+            output::line(format_args!(
+                "note: {}",
+                note.as_str().unwrap_or_default()
+            ))?;
         }
     }
     Ok(())

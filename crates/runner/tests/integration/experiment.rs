@@ -17,10 +17,11 @@ pub(crate) fn tiny(top: &str, grid: &str) -> String {
     )
 }
 
-/// A grid entry whose one trial fails as it runs (plans accept any `n`;
-/// the filter it sizes needs more words than a bit array may hold).
+/// A grid entry whose one trial fails as it runs (plans accept any `fpp`
+/// in (0, 1); the sizing it asks for needs more hash functions than a
+/// filter may have). A filter too large to allocate is a plan error.
 pub(crate) const FAILING_POINT: &str = "\n[[grid]]\nvariant = [\"counting\"]\n\
-    n = [100000000000000]\nfpp = [0.01]\n";
+    n = [1000]\nfpp = [1e-300]\n";
 
 /// An experiment whose every trial fails: [`FAILING_POINT`] alone.
 pub(crate) fn all_failing() -> String {
@@ -156,4 +157,69 @@ fn a_key_file_works_and_invalid_combinations_become_err_rows() {
     // standard x fnv1a-64 x 2 key sets x 2 loads x 3 trials.
     assert_eq!(errs, 2 * 2 * 3, "{csv}");
     assert!(csv.contains(",file:keys.txt,"));
+}
+
+/// A grid whose axes multiply to more points than a plan may have is
+/// refused at once, before it is enumerated (this one has 10^12 points
+/// and used to loop for hours), with what to change.
+#[test]
+fn a_huge_grid_product_is_refused_before_it_is_enumerated() {
+    let list = |f: &dyn Fn(u32) -> String| {
+        (1..=100).map(f).collect::<Vec<_>>().join(", ")
+    };
+    let grid = format!(
+        "[[grid]]\nvariant = [\"counting\"]\nn = [{}]\n\
+         bits-per-element = [{}]\nchurn = [{}]\ncounter-bits = [2, 4, 8]\n\
+         k = [{}]\ntrials = 1\n",
+        list(&|i| i.to_string()),
+        list(&|i| i.to_string()),
+        list(&|i| format!("{}.5", i - 1)),
+        (1..=64).map(|k| k.to_string()).collect::<Vec<_>>().join(", "),
+    );
+    let text = format!(
+        "name = \"big\"\ndescription = \"d\"\nseed = 1\n\
+         [queries]\nper-filter = 1000\n{grid}"
+    );
+    let start = std::time::Instant::now();
+    bad(&text, "100 × 100 × 64 × 3 × 100 points, more than the 100000");
+    assert!(start.elapsed().as_secs() < 30, "{:?}", start.elapsed());
+    bad(&text, "shorten some lists or split the experiment");
+}
+
+/// Trials beyond what a plan may hold are refused in one line (4·10^9
+/// trials used to abort the process allocating 64 GB of tasks).
+#[test]
+fn a_huge_trial_count_is_refused() {
+    bad(
+        &tiny("", "").replace("trials = 3", "trials = 4000000000"),
+        "the plan builds 16000000000 filters (points × trials), more than \
+         1000000: lower trials or split the experiment",
+    );
+}
+
+/// A filter too large to build is a plan error, before any trial tries
+/// to allocate it (m = 2^41 bits here), and so is an n past 2^40.
+#[test]
+fn a_filter_too_large_to_build_is_refused_before_allocating() {
+    let grid = |variant: &str, n: &str, sizing: &str| {
+        format!(
+            "name = \"big\"\ndescription = \"d\"\nseed = 1\n\
+             [queries]\nper-filter = 1000\n[[grid]]\nvariant = [\"{variant}\"]\n\
+             n = [{n}]\n{sizing}\n"
+        )
+    };
+    bad(
+        &grid("standard", "1099511627776", "bits-per-element = [2]"),
+        "needs a filter of 2199023255552 bits, more than the 2^40",
+    );
+    bad(
+        &grid("counting", "274877906944", "bits-per-element = [2]"),
+        "needs a filter of 2199023255552 bits, more than the 2^40 \
+         (1099511627776) a point may use: lower n or the bits per element \
+         (raise fpp)",
+    );
+    bad(
+        &grid("standard", "1099511627777", "bits-per-element = [1]"),
+        "n = 1099511627777 must be at most 2^40",
+    );
 }

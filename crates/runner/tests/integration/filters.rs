@@ -1116,3 +1116,35 @@ fn guava_format_of_a_non_guava_filter_is_refused_up_front() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Output into a closed pipe (`bloomlab inspect F | head -0`) ends the
+/// command quietly with success, as for `list`; `println!` used to panic
+/// (exit 101, "failed printing to stdout").
+#[test]
+fn a_closed_stdout_is_not_a_panic() {
+    let dir = tempfile::tempdir().unwrap();
+    let items = dir.path().join("items.txt");
+    std::fs::write(&items, "a\nb\n").unwrap();
+    let filter = dir.path().join("f.bf");
+    let (f, i) = (filter.to_str().unwrap(), items.to_str().unwrap());
+    let build = ["build", "--variant", "standard", "--n", "10", "--p", "0.01"];
+    let verbs: [Vec<&str>; 3] = [
+        [&build[..], &["--input", i, "--out", f]].concat(),
+        vec!["inspect", f],
+        vec!["theory", "--m", "64", "--n", "10", "--k", "3"],
+    ];
+    for args in verbs {
+        // A pipe whose reading end is closed before the command writes.
+        let (reader, writer) = std::io::pipe().unwrap();
+        drop(reader);
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_bloomlab"))
+            .args(&args)
+            .env_remove("RUST_BACKTRACE")
+            .stdout(writer)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(0), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
+}

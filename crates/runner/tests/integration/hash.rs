@@ -106,3 +106,14 @@ fn bad_hash_input_is_one_clear_line() {
     // No input at all is a usage error (clap, exit 2).
     fails_with(&["hash", "--family", "xxh64"], 2, "required");
 }
+
+/// `--hex` takes hex digits only: a sign is not one (`+1+2` used to hash
+/// as the bytes 01 02).
+#[test]
+fn hex_input_with_signs_is_refused() {
+    fails_with(
+        &["hash", "--family", "xxh64", "--hex", "+1+2"],
+        1,
+        "--hex \"+1+2\": not a hex byte at 0",
+    );
+}

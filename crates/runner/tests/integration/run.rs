@@ -234,12 +234,77 @@ fn failed_trials_are_written_and_an_all_failed_run_fails() {
     };
     let (code, last) = run("some", &(tiny("", "") + FAILING_POINT));
     assert_eq!(code, Some(0), "{last}");
-    assert!(last.starts_with("note: 1 of 13 trial(s) failed (first: a "));
+    assert!(
+        last.starts_with("note: 1 of 13 trial(s) failed (first: the sizing ")
+    );
     let (code, last) = run("all", &all_failing());
     assert_eq!(code, Some(1), "{last}");
     assert!(
-        last.starts_with("error: doomed: 1 of 1 trial(s) failed (first: a ")
-            && last.ends_with("; their rows' err column says why"),
+        last.starts_with(
+            "error: doomed: 1 of 1 trial(s) failed (first: the sizing "
+        ) && last.ends_with("; their rows' err column says why"),
         "{last}"
     );
+}
+
+/// A run that fails half-way (here: after its trials, while writing its
+/// charts) replaces none of the previous run's outputs: results.csv,
+/// run.json, report.html and the charts stay together, `report` still
+/// works on them, and no temporary file is left behind.
+#[test]
+fn a_run_failing_while_writing_outputs_keeps_the_previous_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let exp = write(dir.path(), "t.toml", &tiny("", ""));
+    let out = dir.path().join("out");
+    crate::run_into(&exp, &out, &[]);
+    let files =
+        ["results.csv", "run.json", "report.html", "charts/fpr-vs-load.svg"];
+    let kept = files.map(|f| std::fs::read(out.join(f)).unwrap());
+    // A second run of another design, with a chart the first did not
+    // draw, which cannot be written (a folder is in its way).
+    let other = tiny("charts = [\"fpr-vs-load\", \"fpr-vs-k\"]", "k = [2, 4]");
+    let exp = write(dir.path(), "u.toml", &other);
+    let blocked = out.join("charts/fpr-vs-k.png");
+    std::fs::create_dir(&blocked).unwrap();
+    let o = run_output(&exp, &out, &[]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8(o.stderr).unwrap();
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    assert!(err.contains("fpr-vs-k.png"), "{err}");
+    std::fs::remove_dir(&blocked).unwrap();
+    let now = files.map(|f| std::fs::read(out.join(f)).unwrap());
+    assert!(now == kept, "a failed run changed the previous outputs");
+    for d in [out.clone(), out.join("charts")] {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let name = e.unwrap().file_name().into_string().unwrap();
+            assert!(!name.starts_with('.'), "left behind: {name}");
+        }
+    }
+    crate::bloomlab().arg("report").arg(&out).assert().success();
+}
+
+/// `report` refuses a results file that lacks a column it reads (here
+/// `false_negatives` renamed), instead of reading its cells as empty and
+/// declaring `no-false-negatives` held over rows that each count misses.
+#[test]
+fn report_refuses_results_missing_a_column() {
+    let ran = crate::run_experiment(&tiny("", ""));
+    let (out, csv) = (&ran.out, &ran.csv);
+    let mut lines = csv.lines();
+    let header = lines.next().unwrap();
+    let at = header.split(',').position(|h| h == "false_negatives").unwrap();
+    let mut text = header.replace(",false_negatives,", ",misses,") + "\n";
+    for l in lines {
+        let mut cells: Vec<&str> = l.split(',').collect();
+        cells[at] = "7";
+        text += &(cells.join(",") + "\n");
+    }
+    let kept = std::fs::read(out.join("report.html")).unwrap();
+    std::fs::write(out.join("results.csv"), text).unwrap();
+    crate::fails_with(
+        &["report", out.to_str().unwrap()],
+        1,
+        "missing column(s) false_negatives: not a results file",
+    );
+    assert_eq!(std::fs::read(out.join("report.html")).unwrap(), kept);
 }
