@@ -312,8 +312,9 @@ fn html(
          interval for one filter, mean ± z·SE for several (SE: model-based \
          under 20 filters, cluster-robust from 20). z compares the mean \
          with the matching formula; z classical with (1−e<sup>−kn/m</sup>)\
-         <sup>k</sup>. Rows in grey are not asserted to match (double \
-         hashing on small filters, weak or 32-bit hashes).</p>\n\
+         <sup>k</sup>. Rows in grey are not asserted to match (probes from \
+         one hash pair where keys whose probes fall on a few bits lift the \
+         rate by over 1%, weak or 32-bit hashes).</p>\n\
          <div class=\"scroll\"><table>\n<tr><th>#</th><th class=\"l\">design\
          </th><th class=\"l\">keys</th><th>n</th><th>m</th><th>m/n</th>\
          <th>k</th><th>filters</th><th>queries</th><th>FP</th><th>FN</th>\
