@@ -23,6 +23,20 @@
 //! even `m` that probe only reaches even bits (and probe 7, `4(h1 + h2)`,
 //! only multiples of 4).
 //!
+//! Enhanced double hashing and the multiply-shift: the reduction keeps
+//! the high bits of the 64-bit `x`, and the cubic term, under 2^16 for
+//! `k ≤ 64`, moves a position by less than `m/2^48` of a bit, so with
+//! [`Reduction::MultiplyShift`] `enhanced-double` places its probes as
+//! `double` does (it stays the default for large filters, where both
+//! meet the formulas). Both then share double hashing's small-filter
+//! excess: a key whose step `h2/2^64` lies within `1/(mk)` of a fraction
+//! `j/q` puts all `k` probes on `q` bits. With [`Reduction::Modulo`] the
+//! term is reduced with the rest and does its work. Measured (1,500
+//! filters each, m = 1024, n = 64, k = 11; the runner's `pair_floor`
+//! says where this matters): the rate over the exact formula's was 1.63
+//! for `enhanced-double` and 1.61 for `double` with multiply-shift, 1.10
+//! and 3.82 with modulo, 1.00 for `independent`.
+//!
 //! Range reduction maps a hash value `x` to `[0, m)`: [`Reduction::Modulo`]
 //! (`x % m`, Guava's and RedisBloom's) or [`Reduction::MultiplyShift`]
 //! (`(x · m) >> w` for a `w`-bit `x`, Lemire 2016): no division and no
