@@ -690,6 +690,12 @@ pub fn label(r: &Row) -> String {
     s
 }
 
+/// The sum of `counts`, saturating: a hand-edited `results.csv` can hold
+/// any count, and its totals must not overflow.
+fn total(counts: impl Iterator<Item = u64>) -> u64 {
+    counts.fold(0, u64::saturating_add)
+}
+
 /// Summarises rows by grid point (in point order).
 pub fn summarise(rows: &[Row], confidence: f64) -> Vec<Summary> {
     let z_conf = stats::z_for_confidence(confidence).unwrap_or(1.96);
@@ -737,9 +743,9 @@ pub fn summarise(rows: &[Row], confidence: f64) -> Vec<Summary> {
             (m, se, how, (m - z_conf * se).max(0.0), m + z_conf * se)
         };
         let classical = mean(ok.iter().filter_map(|r| r.fpr_classical));
-        let queries: u64 = ok.iter().filter_map(|r| r.queries).sum();
-        let false_positives: u64 =
-            ok.iter().filter_map(|r| r.false_positives).sum();
+        let queries = total(ok.iter().filter_map(|r| r.queries));
+        let false_positives =
+            total(ok.iter().filter_map(|r| r.false_positives));
         let z = judged_z(
             (fpr, theory, se),
             (false_positives, queries),
@@ -760,7 +766,9 @@ pub fn summarise(rows: &[Row], confidence: f64) -> Vec<Summary> {
             error,
             queries,
             false_positives,
-            false_negatives: ok.iter().filter_map(|r| r.false_negatives).sum(),
+            false_negatives: total(
+                ok.iter().filter_map(|r| r.false_negatives),
+            ),
             fpr,
             se,
             se_method,
@@ -794,10 +802,9 @@ pub fn summarise(rows: &[Row], confidence: f64) -> Vec<Summary> {
                 ok.iter()
                     .filter_map(|r| r.skipped_decrements.map(|v| v as f64)),
             ),
-            rejected_removes: ok
-                .iter()
-                .filter_map(|r| r.rejected_removes)
-                .sum(),
+            rejected_removes: total(
+                ok.iter().filter_map(|r| r.rejected_removes),
+            ),
             saturated_trials: ok
                 .iter()
                 .filter(|r| r.saturated_counters.is_some_and(|v| v > 0))
@@ -817,7 +824,9 @@ fn pooled(rows: &[&Row], rate: impl Fn(&Row) -> Option<f64>) -> f64 {
     let (sum, queries) = rows
         .iter()
         .filter_map(|r| Some((rate(r)?, r.queries?)))
-        .fold((0.0, 0u64), |(s, n), (p, q)| (s + p * q as f64, n + q));
+        .fold((0.0, 0u64), |(s, n), (p, q)| {
+            (s + p * q as f64, n.saturating_add(q))
+        });
     if queries == 0 { f64::NAN } else { sum / queries as f64 }
 }
 
@@ -878,7 +887,7 @@ pub fn check(inv: &Invariants, sums: &[Summary]) -> Vec<Check> {
     if inv.no_false_negatives {
         let bad: Vec<&Summary> =
             sums.iter().filter(|s| s.false_negatives > 0).collect();
-        let total: u64 = sums.iter().map(|s| s.false_negatives).sum();
+        let total = total(sums.iter().map(|s| s.false_negatives));
         out.push(Check {
             name: "no-false-negatives".into(),
             bound: "0".into(),

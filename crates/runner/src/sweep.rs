@@ -332,8 +332,20 @@ pub fn stage_json<T: Serialize>(
 pub fn read_info(path: &Path) -> Result<RunInfo> {
     let text =
         std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
-    serde_json::from_str(&text).map_err(|e| Error::Format {
-        path: path.to_path_buf(),
-        message: e.to_string(),
-    })
+    let info: RunInfo = serde_json::from_str(&text).map_err(|e| {
+        Error::Format { path: path.to_path_buf(), message: e.to_string() }
+    })?;
+    // The intervals are drawn at this level; a value no run writes must
+    // not quietly become 95%.
+    if bloomlab_core::stats::z_for_confidence(info.confidence).is_err() {
+        return Err(Error::Format {
+            path: path.to_path_buf(),
+            message: format!(
+                "confidence {} is not in (0, 1): not a run.json of \
+                 `bloomlab run`; run the experiment again",
+                info.confidence
+            ),
+        });
+    }
+    Ok(info)
 }

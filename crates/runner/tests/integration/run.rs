@@ -308,3 +308,48 @@ fn report_refuses_results_missing_a_column() {
     );
     assert_eq!(std::fs::read(out.join("report.html")).unwrap(), kept);
 }
+
+/// Hand-edited inputs of `report`: counts at `u64::MAX` are summed
+/// without overflow (a panic in debug builds, a wrap in release ones),
+/// and a `run.json` whose confidence no run writes is refused instead of
+/// quietly drawn at 95%.
+#[test]
+fn report_survives_edited_counts_and_refuses_a_bad_confidence() {
+    let ran = crate::run_experiment(&tiny("", ""));
+    let (out, csv) = (&ran.out, &ran.csv);
+    let mut lines = csv.lines();
+    let header = lines.next().unwrap();
+    let cols: Vec<&str> = header.split(',').collect();
+    let at = |c: &str| cols.iter().position(|&h| h == c).unwrap();
+    let (q, fnn) = (at("queries"), at("false_negatives"));
+    let mut text = header.to_string() + "\n";
+    for l in lines {
+        let mut cells: Vec<String> = l.split(',').map(String::from).collect();
+        cells[q] = u64::MAX.to_string();
+        cells[fnn] = u64::MAX.to_string();
+        text += &(cells.join(",") + "\n");
+    }
+    std::fs::write(out.join("results.csv"), text).unwrap();
+    let o =
+        bloomlab().arg("report").arg(out).env("RUST_BACKTRACE", "0").output();
+    let o = o.unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!err.contains("panicked"), "{err}");
+    // Rebuilt, with the edited misses failing no-false-negatives, as
+    // the file says (report, unlike verify, exits 0 on a failed check).
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    assert!(err.contains("1 of 2 invariants held"), "{err}");
+
+    let path = out.join("run.json");
+    let json = std::fs::read_to_string(&path).unwrap();
+    let mut v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    v["confidence"] = serde_json::json!(5.0);
+    std::fs::write(&path, v.to_string()).unwrap();
+    let kept = std::fs::read(out.join("report.html")).unwrap();
+    crate::fails_with(
+        &["report", out.to_str().unwrap()],
+        1,
+        "confidence 5 is not in (0, 1)",
+    );
+    assert_eq!(std::fs::read(out.join("report.html")).unwrap(), kept);
+}
