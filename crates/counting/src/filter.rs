@@ -216,7 +216,7 @@ impl Stats {
 /// assert!(ci.contains(exact), "{hits} hits, {ci:?} against {exact}");
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone)]
 pub struct CountingBloomFilter {
     words: Words,
     width: CounterWidth,
@@ -228,6 +228,21 @@ pub struct CountingBloomFilter {
     /// ([`CountingBloomFilter::keep_summary`]).
     summary: Option<BloomFilter>,
 }
+
+/// Equal when they hold the same counters, hashing and statistics;
+/// whether either keeps a summary (bits derived from its counters, which
+/// files do not hold) does not matter, so a filter equals itself read
+/// back from its bytes.
+impl PartialEq for CountingBloomFilter {
+    fn eq(&self, other: &Self) -> bool {
+        self.words == other.words
+            && self.width == other.width
+            && self.probes == other.probes
+            && self.stats == other.stats
+    }
+}
+
+impl Eq for CountingBloomFilter {}
 
 /// Builds a [`CountingBloomFilter`] from a [`Config`], a [`Size`] and a
 /// [`CounterWidth`].
