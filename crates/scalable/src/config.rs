@@ -402,8 +402,13 @@ pub(crate) fn shape(
             (k, (n / LN_2).ceil())
         }
         Sizing::Pybloom => {
-            let k = (-error.log2()).ceil().max(1.0);
-            (k, (n * -error.ln() / (k * LN_2 * LN_2)).ceil().max(1.0))
+            // pybloom-live's expressions, operation for operation:
+            // `ceil(math.log(1.0 / error_rate, 2))` (a quotient of natural
+            // logarithms, not `log2`) and `ceil((capacity *
+            // abs(math.log(error_rate))) / (num_slices * (math.log(2) **
+            // 2)))`.
+            let k = ((1.0 / error).ln() / LN_2).ceil().max(1.0);
+            (k, (n * error.ln().abs() / (k * (LN_2 * LN_2))).ceil().max(1.0))
         }
     };
     let fits = k < 4096.0 && slice_or_total * k < 2f64.powi(62);

@@ -59,17 +59,26 @@ impl ScalableBloomFilter {
                 "ERR capacity must be in the range [1, 1073741824]",
             ));
         }
+        // RedisBloom refuses NONSCALING with a non-zero EXPANSION before
+        // it checks the expansion's range.
+        if nonscaling && expansion.is_some_and(|e| e > 0) {
+            return Err(Error::Reserve("Nonscaling filters cannot expand"));
+        }
         if expansion.is_some_and(|e| u64::from(e) > crate::MAX_GROWTH) {
             return Err(Error::Reserve(
                 "ERR expansion must be in the range [0, 32768]",
             ));
         }
-        if nonscaling && expansion.is_some_and(|e| e > 0) {
-            return Err(Error::Reserve("Nonscaling filters cannot expand"));
-        }
         let scaling = !nonscaling && expansion != Some(0);
         let stored_growth = expansion.unwrap_or(2);
         let capped = error.min(0.25);
+        // `SB_NewChain` halves a scaling filter's error for its first
+        // link and `bloom_init` refuses an error that is not above 0 (the
+        // smallest doubles halve to 0).
+        let first = if scaling { capped * 0.5 } else { capped };
+        if first <= 0.0 {
+            return Err(Error::Reserve("ERR could not create filter"));
+        }
         let mut config = Config::new(capacity, capped)
             .sizing(Sizing::RedisBloom)
             .layout(Layout::Standard)
@@ -87,10 +96,17 @@ impl ScalableBloomFilter {
 
     /// Whether the filter has a RedisBloom representation: standard
     /// layers sized by RedisBloom's rule (whole 64-bit words), MurmurHash64A
-    /// with seed 0, chained pairing, plain double hashing, modulo.
+    /// with seed 0, chained pairing, plain double hashing, modulo, and
+    /// grown as RedisBloom grows a chain (error times 0.5, a new layer
+    /// when the last one's count reaches its capacity), so that
+    /// RedisBloom (and [`Self::from_redis_scandump`]) loads its dump and
+    /// keeps growing it the same way.
     pub fn is_redisbloom(&self) -> bool {
         let c = &self.config;
-        c.layout == Layout::Standard
+        c.sizing == Sizing::RedisBloom
+            && (c.tightening == 0.5 || !c.scaling)
+            && !c.full_at_half_fill
+            && c.layout == Layout::Standard
             && c.family == Family::Murmur64A
             && c.seed == 0
             && c.pairing == Pairing::Chained
@@ -104,7 +120,8 @@ impl ScalableBloomFilter {
             Ok(())
         } else {
             Err(Error::NotRedisBloom(
-                "needs standard layers, murmur64a seed 0, chained pairing, \
+                "needs RedisBloom's sizing, tightening 0.5 and growth on \
+                 count, standard layers, murmur64a seed 0, chained pairing, \
                  double hashing, modulo and 64-bit words",
             ))
         }

@@ -255,3 +255,39 @@ fn fpr_matches_the_chains(set: impl Fn(&mut Config)) {
         assert!(z.abs() < 3.29, "{layout:?} {}: z = {z}", c.family);
     }
 }
+
+/// pybloom-live's `BloomFilter` sizing, operation for operation
+/// (`pybloom_live/pybloom.py`): `num_slices = ceil(math.log(1.0 /
+/// error_rate, 2))`, `bits_per_slice = ceil((capacity *
+/// abs(math.log(error_rate))) / (num_slices * (math.log(2) ** 2)))`, the
+/// first layer at `error_rate * 0.9` and each next one at `capacity *
+/// scale`, `error_rate * 0.9`. The expected values are Python's.
+#[test]
+fn pybloom_live_layers_are_sized_as_pybloom_live() {
+    let specs = |n0, p, s, last| {
+        ScalableBloomFilter::pybloom_live(n0, p, s)
+            .unwrap()
+            .config()
+            .layer_specs(last)
+            .unwrap()
+    };
+    let got: Vec<(u64, u32, u64)> = specs(1000, 0.01, 4, 3)
+        .iter()
+        .map(|l| (l.capacity, l.k, l.modulus))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            (1000, 7, 1401),
+            (4000, 7, 5728),
+            (16000, 8, 20486),
+            (64000, 8, 83698)
+        ]
+    );
+    // Where `k·(ln 2)²` and `(k·ln 2)·ln 2` round apart, the slice is
+    // pybloom-live's (too large to allocate; sized only).
+    let l = specs(1, 0.0001, 4, 23)[23];
+    assert_eq!((l.capacity, l.k), (70_368_744_177_664, 17));
+    assert_eq!(l.error.to_bits(), 7.976644307687257e-06f64.to_bits());
+    assert_eq!(l.modulus, 101_137_168_664_825);
+}

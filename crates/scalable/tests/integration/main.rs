@@ -4,6 +4,9 @@
 // Every case of testdata/redisbloom/filters.json: replies, BF.INFO,
 // BF.DEBUG, SCANDUMP bytes, LOADCHUNK round trips; the sizing grid.
 mod redisbloom;
+// RedisBloom behaviour checked against its C source (refusal order,
+// bloom_init limits, which chains have a SCANDUMP).
+mod redisbloom_audit;
 // Growth from 1,000 items: empirical FPR against the target.
 mod growth;
 // Layer counts, capacities, errors, k and bits against the formulas.
