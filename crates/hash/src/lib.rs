@@ -21,7 +21,7 @@ Reproduce where Guava's default Bloom filter sets the bits of a key:
 use bloomlab_hash::{Family, Funnel, Indexer, Reduction, Strategy};
 
 // BloomFilter.create(Funnels.stringFunnel(UTF_8), 100, 0.01):
-// 959 bits rounded up to 960, k = 7, MURMUR128_MITZ_64.
+// 958 bits (Guava truncates 958.5) rounded up to 960, k = 7, MURMUR128_MITZ_64.
 let guava = Indexer::new(Family::Murmur3X64_128, 0,
     Strategy::GuavaMitz64, Reduction::Modulo, 7, 960)?;
 let bits = "item-0".with_bytes(|b| guava.indices(b));
@@ -64,4 +64,4 @@ pub use error::{Error, Result};
 pub use family::{Digest, Family, Hasher, SeedKind};
 pub use funnel::{Funnel, Utf16Le};
 pub use hutool::HutoolHash;
-pub use strategy::{Indexer, Reduction, Strategy};
+pub use strategy::{Indexer, MAX_K, Reduction, Strategy};

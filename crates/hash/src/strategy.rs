@@ -60,6 +60,11 @@ use crate::family::{Digest, Family, Hasher, SeedKind};
 use crate::murmur64a::REDISBLOOM_SEED;
 use crate::{Error, Result};
 
+/// Most probes a key an [`Indexer`] takes, as many as a partitioned
+/// filter's slices: `indices` allocates `k` positions, so an unchecked
+/// `k` of four billion aborted the process asking for 32 GiB.
+pub const MAX_K: u32 = 4096;
+
 /// A registered index strategy.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
@@ -262,8 +267,8 @@ pub struct Indexer {
 }
 
 impl Indexer {
-    /// Checks the combination and builds the indexer. Errors: `k = 0`,
-    /// `m = 0`, a bad seed for the family, a Java-exact strategy
+    /// Checks the combination and builds the indexer. Errors: `k = 0` or
+    /// `k >` [`MAX_K`], `m = 0`, a bad seed for the family, a Java-exact strategy
     /// (`guava-*`, `redisson`) with the multiply-shift, `independent` with
     /// a seedless family, `redisbloom` with a family without 64-bit seeds.
     pub fn new(
@@ -296,6 +301,14 @@ impl Indexer {
                 name: "k",
                 value: 0,
                 reason: "a filter needs at least one probe",
+            });
+        }
+        if k > MAX_K {
+            return Err(Error::InvalidParameter {
+                name: "k",
+                value: u64::from(k),
+                reason: "at most 4096 probes a key (MAX_K; the optimal k \
+                         of a filter at a false-positive rate of 2^-4096)",
             });
         }
         if m == 0 {

@@ -244,3 +244,30 @@ fn redisson_probe_3_is_always_even() {
         assert_eq!(p[3] % 2, 0, "key-{i}: {p:?}");
     }
 }
+
+/// `k` is at most `MAX_K` (4096): `indices` allocates `k` positions, and
+/// `k = u32::MAX` aborted the process asking for 32 GiB. At the limit a
+/// key still gets its `k` positions.
+#[test]
+fn k_is_at_most_max_k() {
+    use bloomlab_hash::{Error, MAX_K};
+    let ix = |k| {
+        Indexer::new(
+            Family::Xxh3_128,
+            0,
+            Strategy::EnhancedDouble,
+            Reduction::MultiplyShift,
+            k,
+            1000,
+        )
+    };
+    for k in [MAX_K + 1, u32::MAX] {
+        let e = ix(k).unwrap_err();
+        assert!(
+            matches!(e, Error::InvalidParameter { name: "k", .. }),
+            "{e:?}"
+        );
+        assert!(e.to_string().contains("at most 4096"), "{e}");
+    }
+    assert_eq!(ix(MAX_K).unwrap().indices(b"key").len(), MAX_K as usize);
+}
