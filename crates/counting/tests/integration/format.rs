@@ -189,13 +189,9 @@ fn every_corruption_and_truncation_is_handled() {
     }
 }
 
-/// Removes of a key whose counters are saturated always succeed (the
-/// decrements are skipped), and `from_words` starts the statistics at
-/// zero: either way a filter counts more removes than inserts, and the
-/// reader must take back the file its writer wrote.
-#[test]
-fn more_removes_than_inserts_read_back() {
-    // One probe, 2-bit counters: three inserts saturate "a"'s counter.
+/// One probe, 2-bit counters, and three inserts of "a": its counter is
+/// saturated.
+fn saturated_a() -> CountingBloomFilter {
     let mut f = CountingBloomFilter::builder_counters(64, 1)
         .width(CounterWidth::Two)
         .build()
@@ -203,6 +199,16 @@ fn more_removes_than_inserts_read_back() {
     for _ in 0..3 {
         f.insert("a");
     }
+    f
+}
+
+/// Removes of a key whose counters are saturated always succeed (the
+/// decrements are skipped), and `from_words` starts the statistics at
+/// zero: either way a filter counts more removes than inserts, and the
+/// reader must take back the file its writer wrote.
+#[test]
+fn more_removes_than_inserts_read_back() {
+    let mut f = saturated_a();
     for _ in 0..4 {
         f.remove("a").unwrap();
     }
@@ -230,13 +236,7 @@ fn more_removes_than_inserts_read_back() {
 /// which panicked in debug builds and wrapped to 0 in release ones.
 #[test]
 fn statistics_at_their_maximum_do_not_overflow() {
-    let mut f = CountingBloomFilter::builder_counters(64, 1)
-        .width(CounterWidth::Two)
-        .build()
-        .unwrap();
-    for _ in 0..3 {
-        f.insert("a");
-    }
+    let f = saturated_a();
     let mut bytes = f.to_bytes().unwrap();
     // The names are `xxh3-128`, `enhanced-double`, `multiply-shift`, as
     // in the default filter, so the fields are at the offsets above:
