@@ -283,22 +283,39 @@ fn a_run_failing_while_writing_outputs_keeps_the_previous_run() {
     crate::bloomlab().arg("report").arg(&out).assert().success();
 }
 
+/// `csv` with the cells of each named column set to its value in every
+/// row, as a hand edit would.
+fn with_cells(csv: &str, set: &[(&str, &str)]) -> String {
+    let mut lines = csv.lines();
+    let header = lines.next().unwrap();
+    let cols: Vec<&str> = header.split(',').collect();
+    let at: Vec<(usize, &str)> = set
+        .iter()
+        .map(|&(c, v)| (cols.iter().position(|&h| h == c).unwrap(), v))
+        .collect();
+    let mut text = header.to_string() + "\n";
+    for l in lines {
+        let mut cells: Vec<&str> = l.split(',').collect();
+        for &(i, v) in &at {
+            cells[i] = v;
+        }
+        text += &(cells.join(",") + "\n");
+    }
+    text
+}
+
 /// `report` refuses a results file that lacks a column it reads (here
 /// `false_negatives` renamed), instead of reading its cells as empty and
 /// declaring `no-false-negatives` held over rows that each count misses.
 #[test]
 fn report_refuses_results_missing_a_column() {
     let ran = crate::run_experiment(&tiny("", ""));
-    let (out, csv) = (&ran.out, &ran.csv);
-    let mut lines = csv.lines();
-    let header = lines.next().unwrap();
-    let at = header.split(',').position(|h| h == "false_negatives").unwrap();
-    let mut text = header.replace(",false_negatives,", ",misses,") + "\n";
-    for l in lines {
-        let mut cells: Vec<&str> = l.split(',').collect();
-        cells[at] = "7";
-        text += &(cells.join(",") + "\n");
-    }
+    let out = &ran.out;
+    let text = with_cells(&ran.csv, &[("false_negatives", "7")]).replacen(
+        ",false_negatives,",
+        ",misses,",
+        1,
+    );
     let kept = std::fs::read(out.join("report.html")).unwrap();
     std::fs::write(out.join("results.csv"), text).unwrap();
     crate::fails_with(
@@ -316,19 +333,10 @@ fn report_refuses_results_missing_a_column() {
 #[test]
 fn report_survives_edited_counts_and_refuses_a_bad_confidence() {
     let ran = crate::run_experiment(&tiny("", ""));
-    let (out, csv) = (&ran.out, &ran.csv);
-    let mut lines = csv.lines();
-    let header = lines.next().unwrap();
-    let cols: Vec<&str> = header.split(',').collect();
-    let at = |c: &str| cols.iter().position(|&h| h == c).unwrap();
-    let (q, fnn) = (at("queries"), at("false_negatives"));
-    let mut text = header.to_string() + "\n";
-    for l in lines {
-        let mut cells: Vec<String> = l.split(',').map(String::from).collect();
-        cells[q] = u64::MAX.to_string();
-        cells[fnn] = u64::MAX.to_string();
-        text += &(cells.join(",") + "\n");
-    }
+    let out = &ran.out;
+    let max = u64::MAX.to_string();
+    let text =
+        with_cells(&ran.csv, &[("queries", &max), ("false_negatives", &max)]);
     std::fs::write(out.join("results.csv"), text).unwrap();
     let o =
         bloomlab().arg("report").arg(out).env("RUST_BACKTRACE", "0").output();

@@ -252,11 +252,13 @@ fn single_item_filters_set_the_recorded_bits() {
     }
 }
 
+/// The refusal a constructor returned, as its reply text.
+pub(crate) fn msg(r: Result<ScalableBloomFilter, Error>) -> String {
+    r.map(|_| ()).unwrap_err().to_string()
+}
+
 #[test]
 fn reserve_errors_are_redisbloom_replies() {
-    let msg = |r: Result<ScalableBloomFilter, Error>| {
-        r.map(|_| ()).unwrap_err().to_string()
-    };
     let r = ScalableBloomFilter::redisbloom_reserve;
     assert_eq!(
         msg(r(0.0, 100, None, false)),

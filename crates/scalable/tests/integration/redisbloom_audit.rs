@@ -8,9 +8,7 @@ use bloomlab_scalable::{
     Config, Error, Layout, Pairing, Probe, ScalableBloomFilter, Sizing,
 };
 
-fn msg(r: Result<ScalableBloomFilter, Error>) -> String {
-    r.map(|_| ()).unwrap_err().to_string()
-}
+use crate::redisbloom::msg;
 
 /// `BFReserve_RedisCommand` refuses `NONSCALING` with a non-zero
 /// `EXPANSION` before it checks the expansion's range:
