@@ -719,9 +719,11 @@ fn strong(f: Family) -> bool {
 /// asserted, nor are Guava's legacy 32-bit strategy and Redisson's
 /// alternating scheme (measured well above the formula). On the
 /// standard, atomic and counting filters no strategy but independent
-/// probes is asserted where its pair floor (`pair_floor`) exceeds 1% of
-/// the rate, whatever `m` (many bits a key make the rate tiny and the
-/// floor, `O(1/m)`, dominant).
+/// probes is asserted where its pair floor
+/// ([`theory::pair_floor_multiply_shift`],
+/// [`theory::pair_floor_modulo`]) exceeds 1% of the rate, whatever `m`
+/// (many bits a key make the rate tiny and the floor, `O(1/m)`,
+/// dominant).
 pub fn theory(p: &Point, m: u64, k: u32) -> Result<Theory, String> {
     let e = |e: bloomlab_core::Error| e.to_string();
     let n = p.n;
@@ -781,14 +783,21 @@ pub fn theory(p: &Point, m: u64, k: u32) -> Result<Theory, String> {
                 p.strategy,
                 Strategy::GuavaMitz32 | Strategy::Redisson
             ));
-    // Probes from one hash pair repeat a few bits for some keys (see
-    // `pair_floor`), whatever m; the formula of independent probes holds
-    // only where those keys' false positives are under 1% of the rate.
+    // Probes from one hash pair put some keys' probes on a few bits
+    // (`theory::pair_floor_multiply_shift`), whatever m; the formula of
+    // independent probes holds only where those keys' false positives
+    // are under 1% of the rate.
     let pair_floor = match p.variant {
         Variant::Standard | Variant::Atomic | Variant::Counting
             if p.strategy != Strategy::Independent =>
         {
-            pair_floor(m, k, moments.mean / m as f64, p.reduction)
+            let f = moments.mean / m as f64;
+            match p.reduction {
+                Reduction::MultiplyShift => {
+                    theory::pair_floor_multiply_shift(m, k, f)
+                }
+                Reduction::Modulo => theory::pair_floor_modulo(m, f),
+            }
         }
         _ => 0.0,
     };
@@ -807,41 +816,6 @@ pub fn theory(p: &Point, m: u64, k: u32) -> Result<Theory, String> {
         asserted,
         filter_rel_sd,
     })
-}
-
-/// An upper estimate of the false-positive rate that a filter whose `k`
-/// probes come from one hash pair (`a + i·b`, with or without the
-/// enhanced scheme's `(i³ − i)/6`) owes to keys whose probes fall on a
-/// few bits, at fill `f` (THEORY.md §5: "O(1/m), so it vanishes
-/// asymptotically but dominates small filters with many bits per
-/// element").
-///
-/// With multiply-shift a probe is `⌊m·frac(α + iβ)⌋` (the cubic term is
-/// negligible next to 2^64), so the `k` probes fall on `q` bits when `β`
-/// is within `1/(mk)` of a fraction `j/q`: probability `2/(mk)` for each
-/// of the `φ(q)` fractions, each such key a false positive with
-/// probability about `f^q`. With modulo, `b ≡ 0 (mod m)` alone has
-/// probability `1/m`. Summed, with `Σ_q φ(q)·f^q ≤ Σ_q q·f^q = f/(1−f)²`:
-///
-/// ```text
-/// multiply-shift: 2/(m·k) · f/(1−f)²      modulo: 1/m · f/(1−f)²
-/// ```
-///
-/// Measured (2026-11-28, 1,500 filters a point, xxh3-64): at 8 to 32
-/// bits a key and m from 128 to 8,192, double and enhanced double
-/// hashing with multiply-shift exceeded the exact rate by 2.1–3.4 times
-/// `2f/(mk)` (the first term of the sum; this estimate is about 4 times
-/// it at half fill), and enhanced double hashing with modulo by less.
-fn pair_floor(m: u64, k: u32, f: f64, reduction: Reduction) -> f64 {
-    if f.is_nan() || f >= 1.0 {
-        return 1.0;
-    }
-    let spread = f / ((1.0 - f) * (1.0 - f));
-    let collapse = match reduction {
-        Reduction::MultiplyShift => 2.0 / (m as f64 * f64::from(k.max(1))),
-        Reduction::Modulo => 1.0 / m as f64,
-    };
-    collapse * spread
 }
 
 #[cfg(test)]

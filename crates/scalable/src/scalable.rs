@@ -5,9 +5,7 @@ use bloomlab_hash::murmur64a::REDISBLOOM_SEED;
 use bloomlab_hash::strategy::mix64;
 use bloomlab_hash::{Family, Funnel, Hasher, Reduction};
 
-use crate::config::{
-    BLOCK_BITS, Config, Layout, Pairing, Probe, Shape, Sizing, shape,
-};
+use crate::config::{Config, Layout, Pairing, Probe, Shape, Sizing, shape};
 use crate::parts::LayerSpec;
 use crate::probe::{self, Loop};
 use crate::{Error, Result};
@@ -130,77 +128,20 @@ impl Layer {
     /// Distinct items it holds, estimated from its fill by inverting
     /// the expected fill of `layout`: Swamidass & Baldi's
     /// `−(m/k)·ln(1 − X/m)` for a standard or partitioned layer, and for
-    /// a blocked one [`blocked_estimate`], which counts its words'
-    /// different probe counts.
+    /// a blocked one [`theory::estimate_count_word_blocks`], which counts
+    /// its words' different probe counts.
     pub(crate) fn estimated_count(&self, layout: Layout) -> f64 {
         match layout {
             Layout::Standard | Layout::Partitioned => {
                 theory::estimate_count(self.bits(), self.k, self.ones)
             }
-            Layout::Blocked => {
-                blocked_estimate(self.modulus, self.k, self.ones)
-            }
+            Layout::Blocked => theory::estimate_count_word_blocks(
+                self.modulus,
+                self.k,
+                self.ones,
+            ),
         }
     }
-}
-
-/// Distinct items in a [`Layout::Blocked`] layer of `blocks` blocks with
-/// `k` probes and `ones` bits set: the `n` whose expected fill is `ones`.
-///
-/// An item picks one of the `blocks` blocks and puts `c_j` uniform probes
-/// in its 64-bit word `j`, `c_j = ⌈(k − j)/8⌉`: `k mod 8` words get one
-/// probe more than the others. A bit of a word with `c` probes stays
-/// clear after one item with probability `1 − (1 − (63/64)^c)/blocks`,
-/// so the expected clear bits after `n` items are
-/// `64·blocks·Σ_j (1 − (1 − (63/64)^{c_j})/blocks)^n`. The words with
-/// more probes fill faster, so this is below the classic
-/// `m·(1 − k/m)^n` with the mean probe count, and inverting the classic
-/// formula undercounts (by 3.4% for `k = 10` at half fill). Solved by
-/// Newton's method from the left (the clear count is convex and
-/// decreasing in `n`), starting from the mean-rate solution, which
-/// Jensen's inequality puts below the root.
-///
-/// `+∞` when every bit is set, NaN for nonsense (`blocks = 0`, `k = 0`,
-/// more bits set than the layer has).
-fn blocked_estimate(blocks: u64, k: u32, ones: u64) -> f64 {
-    let m = blocks as f64 * BLOCK_BITS as f64;
-    let x = ones as f64;
-    if blocks == 0 || k == 0 || x > m {
-        return f64::NAN;
-    }
-    if x == m {
-        return f64::INFINITY;
-    }
-    // ln P(one item leaves a given bit of a word with `c` probes clear).
-    let pick = 1.0 / blocks as f64;
-    let ln_keep = |c: u32| {
-        (pick * (f64::from(c) * (-1.0 / 64.0f64).ln_1p()).exp_m1()).ln_1p()
-    };
-    let more = f64::from(k % 8) / 8.0;
-    let (l_more, l_less) = (ln_keep(k / 8 + 1), ln_keep(k / 8));
-    let target = (-x / m).ln_1p();
-    // Σ_j w_j·e^{n·L_j} − e^{target}, convex and decreasing in `n`.
-    let h = |n: f64| {
-        let (a, b) = ((n * l_more).exp(), (n * l_less).exp());
-        (
-            more * a + (1.0 - more) * b - target.exp(),
-            more * l_more * a + (1.0 - more) * l_less * b,
-        )
-    };
-    let mean = more * l_more + (1.0 - more) * l_less;
-    let mut n = target / mean;
-    for _ in 0..100 {
-        let (v, slope) = h(n);
-        if !(v > 0.0 && slope < 0.0) {
-            break;
-        }
-        let step = -v / slope;
-        n += step;
-        if step <= n * 1e-15 {
-            break;
-        }
-    }
-    n
 }
 
 /// A scalable Bloom filter (Almeida, Baquero, Preguiça & Hutchison 2007):
@@ -602,7 +543,7 @@ impl ScalableBloomFilter {
     /// their fills, each layer inverting its layout's expected fill
     /// (Swamidass & Baldi 2007 for standard and partitioned layers; for
     /// blocked ones the same inversion with each block word's own probe
-    /// count, see `blocked_estimate`).
+    /// count, `theory::estimate_count_word_blocks`).
     ///
     /// ```
     /// use bloomlab_scalable::ScalableBloomFilter;
