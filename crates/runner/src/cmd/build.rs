@@ -283,7 +283,14 @@ fn sized_for(args: &Args) -> Option<(u64, f64, &'static str)> {
 /// A rate as people read it: four decimals down to 0.001, then
 /// scientific (`9.773e-5`).
 fn rate(x: f64) -> String {
-    if x >= 1e-3 { format!("{x:.4}") } else { format!("{x:.3e}") }
+    // An empty filter's rate is exactly 0: "0", not "0.000e0".
+    if x == 0.0 {
+        "0".to_owned()
+    } else if x >= 1e-3 {
+        format!("{x:.4}")
+    } else {
+        format!("{x:.3e}")
+    }
 }
 
 /// `--redis URL --key NAME`: creates the filter (or opens an identical
@@ -873,4 +880,17 @@ fn guava_params(args: &Args) -> Result<(i64, f64, Strategy)> {
         ),
     };
     Ok((n, p, strategy))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::rate;
+
+    #[test]
+    fn rates_print_fixed_scientific_or_zero() {
+        assert_eq!(rate(0.0), "0");
+        assert_eq!(rate(9.772_832_440_196_482e-3), "0.0098");
+        assert_eq!(rate(1.0), "1.0000");
+        assert_eq!(rate(1.096e-22), "1.096e-22");
+    }
 }
