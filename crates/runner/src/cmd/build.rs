@@ -281,9 +281,9 @@ fn sized_for(args: &Args) -> Option<(u64, f64, &'static str)> {
 }
 
 /// A rate as people read it: four decimals down to 0.001, then
-/// scientific (`9.773e-5`).
+/// scientific (`9.773e-5`); an empty filter's exact 0 as `0`, not
+/// `0.000e0`.
 fn rate(x: f64) -> String {
-    // An empty filter's rate is exactly 0: "0", not "0.000e0".
     if x == 0.0 {
         "0".to_owned()
     } else if x >= 1e-3 {
