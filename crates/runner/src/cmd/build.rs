@@ -221,7 +221,7 @@ pub(crate) fn run(args: Args) -> Result<()> {
     } else {
         output::line(format_args!(
             "wrote {} ({} format, {} bytes): {} filter, m = {}, k = {}, \
-             {} items ({} changed bits), expected fpp {}",
+             {} items ({} inserts changed it), expected fpp {}",
             out.display(),
             format,
             bytes.len(),
@@ -347,7 +347,7 @@ fn build_in_redis(
     };
     output::line(format_args!(
         "stored {url} key {} ({bytes}): {variant} filter, m = {m}, k = {k}, \
-         {} items ({changed} changed bits)",
+         {} items ({changed} inserts changed it)",
         target.key,
         keys.len(),
     ))?;

@@ -1087,6 +1087,33 @@ fn items_from_standard_input() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// The text summary of a build counts the items read and, apart, the
+/// inserts that changed the filter: a repeated item changes a standard
+/// filter's bits once, while every insert into a counting filter moves
+/// its counters.
+#[test]
+fn build_summary_counts_inserts_that_changed_the_filter() {
+    let dir = scratch("summary");
+    let items = dir.join("items.txt");
+    std::fs::write(&items, "alice\nbob\nalice\nbob\ncarol\n").unwrap();
+    for (variant, changed) in [("standard", 3), ("counting", 5)] {
+        let out = dir.join(format!("{variant}.bin"));
+        let o = bloomlab()
+            .args(["build", "--variant", variant, "--n", "100", "--p", "0.01"])
+            .arg("--input")
+            .arg(&items)
+            .arg("--out")
+            .arg(&out)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{o:?}");
+        let line = String::from_utf8(o.stdout).unwrap();
+        let want = format!("5 items ({changed} inserts changed it)");
+        assert!(line.contains(&want), "{variant}: {line}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// `--format guava` for a filter Guava could not have made fails before
 /// any item is read into it, says why and what to use instead, and
 /// writes nothing.
