@@ -306,6 +306,7 @@ impl AnyPartitioned {
             m: f.bits(),
             k: f.hash_count(),
             bits_set: f.bits_set(),
+            bytes_of_memory: f.bytes_of_memory(),
             estimated_count: f.estimated_count(),
             expected_fpp: f.expected_fpp(),
         }
@@ -333,6 +334,8 @@ pub struct Info {
     pub k: u32,
     /// Bits set.
     pub bits_set: u64,
+    /// Bytes the bits take in memory (whole words).
+    pub bytes_of_memory: usize,
     /// Keys inserted, estimated from the fill.
     pub estimated_count: f64,
     /// False-positive probability implied by the fill.
@@ -351,6 +354,7 @@ impl std::fmt::Display for Info {
         writeln!(f, "m: {}", self.m)?;
         writeln!(f, "k: {}", self.k)?;
         writeln!(f, "bits set: {}", self.bits_set)?;
+        writeln!(f, "bytes of memory: {}", self.bytes_of_memory)?;
         writeln!(f, "estimated count: {:.1}", self.estimated_count)?;
         write!(f, "expected fpp: {:e}", self.expected_fpp)
     }

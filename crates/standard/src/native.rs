@@ -296,6 +296,7 @@ impl std::fmt::Display for Info {
             writeln!(f, "block bits: {b}")?;
         }
         writeln!(f, "bits set: {}", self.bits_set)?;
+        writeln!(f, "bytes of memory: {}", self.bytes_of_memory)?;
         writeln!(f, "estimated count: {}", self.estimated_count)?;
         write!(f, "expected fpp: {:e}", self.expected_fpp)
     }

@@ -207,6 +207,35 @@ fn native_format_for_each_layout() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// `inspect` prints every variant's memory, in text as in JSON: m bits
+/// (or m counters of 4 bits) rounded up to whole words.
+#[test]
+fn inspect_prints_bytes_of_memory_for_every_variant() {
+    let dir = scratch("memory");
+    let items = dir.join("items.txt");
+    std::fs::write(&items, "a\nb\nc\n").unwrap();
+    // m = 1000 bits is 16 words of 64 bits; 1000 counters of 4 bits, 63.
+    for (variant, bytes) in [
+        ("standard", 128),
+        ("blocked", 128),
+        ("partitioned", 128),
+        ("counting", 504),
+    ] {
+        let out = dir.join(format!("{variant}.bin"));
+        let k = if variant == "partitioned" { "4" } else { "5" };
+        let m = if variant == "blocked" { "1024" } else { "1000" };
+        build_ok(&["--variant", variant, "--m", m, "--k", k], &items, &out);
+        let out_s = out.to_str().unwrap();
+        let info = &json_lines(&["inspect", out_s, "--json"])[0];
+        assert_eq!(info["bytes_of_memory"], bytes, "{variant}");
+        let text = bloomlab().args(["inspect", out_s]).output().unwrap();
+        let text = String::from_utf8(text.stdout).unwrap();
+        let line = format!("\nbytes of memory: {bytes}\n");
+        assert!(text.contains(&line), "{variant}: {line:?} not in {text}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// Bad input: one clear line, exit 1, and an existing output untouched.
 #[test]
 fn bad_input_never_clobbers_a_good_file() {
