@@ -98,8 +98,14 @@ pub(crate) fn print(outcome: &sweep::Outcome, json: bool) -> Result<()> {
                 s.label.clone(),
                 s.first.key_set.clone(),
                 s.first.n.to_string(),
-                format!("{:.0}", s.m),
-                s.k.to_string(),
+                // A point whose every trial failed has no filter to
+                // describe: a dash, as the report's table has it.
+                if s.m.is_finite() {
+                    format!("{:.0}", s.m)
+                } else {
+                    "–".into()
+                },
+                if s.trials == 0 { "–".into() } else { s.k.to_string() },
                 s.trials.to_string(),
                 s.false_negatives.to_string(),
                 rate(s.fpr),
@@ -107,7 +113,7 @@ pub(crate) fn print(outcome: &sweep::Outcome, json: bool) -> Result<()> {
                 if s.z.is_finite() {
                     format!("{:+.2}{}", s.z, if s.asserted { "" } else { "*" })
                 } else {
-                    "-".into()
+                    "–".into()
                 },
                 if s.error.is_empty() {
                     String::new()

@@ -217,6 +217,7 @@ fn failed_trials_are_written_and_an_all_failed_run_fails() {
         let o = run_output(&exp, &out, &[]);
         let err = String::from_utf8(o.stderr).unwrap();
         let last = err.trim_end().lines().last().unwrap().to_string();
+        let table = String::from_utf8(o.stdout).unwrap();
         let csv = std::fs::read_to_string(out.join("results.csv")).unwrap();
         let mut rows = csv::Reader::from_reader(csv.as_bytes());
         let at = rows.headers().unwrap().iter().position(|h| h == "err");
@@ -230,15 +231,20 @@ fn failed_trials_are_written_and_an_all_failed_run_fails() {
         for f in ["run.json", "report.html"] {
             assert!(out.join(f).exists(), "{f}");
         }
-        (o.status.code(), last)
+        (o.status.code(), last, table)
     };
-    let (code, last) = run("some", &(tiny("", "") + FAILING_POINT));
+    let (code, last, _) = run("some", &(tiny("", "") + FAILING_POINT));
     assert_eq!(code, Some(0), "{last}");
     assert!(
         last.starts_with("note: 1 of 13 trial(s) failed (first: the sizing ")
     );
-    let (code, last) = run("all", &all_failing());
+    let (code, last, table) = run("all", &all_failing());
     assert_eq!(code, Some(1), "{last}");
+    // The point built no filter: its m, k and z are dashes, not NaN or 0.
+    let row = table.lines().nth(1).unwrap();
+    let cells: Vec<&str> = row.split_whitespace().collect();
+    assert!(!row.contains("NaN"), "{row}");
+    assert_eq!(cells.iter().filter(|c| **c == "–").count(), 5, "{row}");
     assert!(
         last.starts_with(
             "error: doomed: 1 of 1 trial(s) failed (first: the sizing "
