@@ -43,7 +43,9 @@ pub(crate) struct Args {
     /// A preset reproducing another library's filter: guava (variant
     /// standard: murmur3 x64_128, MITZ_64 or MITZ_32, Guava's sizing),
     /// hutool-bitmap or hutool-bitset (variant partitioned: hutool's
-    /// BitMapBloomFilter and BitSetBloomFilter, bit for bit).
+    /// BitMapBloomFilter and BitSetBloomFilter, bit for bit), redisbloom,
+    /// almeida or pybloom-live (variant scalable: RedisBloom's SBChain bit
+    /// for bit, Almeida et al.'s and pybloom-live's settings).
     #[arg(long)]
     preset: Option<String>,
     /// Output format: guava (Guava's writeTo, Guava-compatible standard

@@ -1204,3 +1204,37 @@ fn a_closed_stdout_is_not_a_panic() {
         assert!(!err.contains("panicked"), "{args:?}: {err}");
     }
 }
+
+/// `build --help` names every preset that `build` accepts, as the error
+/// for an unknown one does.
+#[test]
+fn build_help_names_every_preset() {
+    let help = bloomlab().args(["build", "--help"]).output().unwrap();
+    let help = String::from_utf8(help.stdout).unwrap();
+    let (_, preset) = help.split_once("--preset <PRESET>").unwrap();
+    let preset = preset.split("\n      --").next().unwrap();
+    let dir = scratch("presets");
+    let input = dir.join("items.txt");
+    std::fs::write(&input, "a\n").unwrap();
+    let unknown = bloomlab()
+        .args(["build", "--variant", "standard", "--preset", "nope"])
+        .args(["--n", "10", "--p", "0.1", "--input"])
+        .arg(&input)
+        .arg("--out")
+        .arg(dir.join("f.bin"))
+        .output()
+        .unwrap();
+    let err = String::from_utf8(unknown.stderr).unwrap();
+    for name in [
+        "guava",
+        "hutool-bitmap",
+        "hutool-bitset",
+        "redisbloom",
+        "almeida",
+        "pybloom-live",
+    ] {
+        assert!(preset.contains(name), "{name} not in --preset's help");
+        assert!(err.contains(name), "{name} not in {err}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
