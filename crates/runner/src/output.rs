@@ -83,6 +83,11 @@ pub(crate) fn write_atomically(
     result.with_context(|| format!("writing {}", path.display()))
 }
 
+/// `n` and a noun, plural unless `n` is 1: "1 trial", "3 trials".
+pub(crate) fn count(n: usize, noun: &str) -> String {
+    if n == 1 { format!("1 {noun}") } else { format!("{n} {noun}s") }
+}
+
 /// How messages name an items file: its path, or "standard input" for
 /// `-` (see [`read_lines`]).
 pub(crate) fn input_name(path: &std::path::Path) -> String {
@@ -119,4 +124,14 @@ pub(crate) fn read_lines(path: &std::path::Path) -> Result<Vec<Vec<u8>>> {
         lines.pop();
     }
     Ok(lines)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn count_is_singular_only_for_one() {
+        assert_eq!(super::count(0, "trial"), "0 trials");
+        assert_eq!(super::count(1, "trial"), "1 trial");
+        assert_eq!(super::count(13, "grid point"), "13 grid points");
+    }
 }

@@ -19,9 +19,9 @@ pub(crate) fn run(args: Args) -> Result<()> {
         n => format!("{held} of {n} invariants held"),
     };
     eprintln!(
-        "rebuilt {}/report.html and charts/ from {} grid points; {invariants}",
+        "rebuilt {}/report.html and charts/ from {}; {invariants}",
         args.dir.display(),
-        sums.len(),
+        crate::output::count(sums.len(), "grid point"),
     );
     Ok(())
 }

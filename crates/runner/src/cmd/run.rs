@@ -51,9 +51,9 @@ pub(crate) fn run(args: Args) -> Result<()> {
     if !args.json {
         eprintln!(
             "wrote {}/results.csv, run.json, charts/ and report.html \
-             ({} trials in {:.1} s)",
+             ({} in {:.1} s)",
             out.display(),
-            outcome.rows.len(),
+            output::count(outcome.rows.len(), "trial"),
             outcome.info.timings.total
         );
     }
@@ -65,8 +65,9 @@ pub(crate) fn run(args: Args) -> Result<()> {
     if let Some(first) = failed.next() {
         let (n, all) = (1 + failed.count(), outcome.rows.len());
         let what = format!(
-            "{n} of {all} trial(s) failed (first: {}); their rows' err \
-             column says why",
+            "{n} of {} failed (first: {}); their rows' err column says \
+             why",
+            output::count(all, "trial"),
             first.err
         );
         if n == all {

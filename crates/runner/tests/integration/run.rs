@@ -236,7 +236,7 @@ fn failed_trials_are_written_and_an_all_failed_run_fails() {
     let (code, last, _) = run("some", &(tiny("", "") + FAILING_POINT));
     assert_eq!(code, Some(0), "{last}");
     assert!(
-        last.starts_with("note: 1 of 13 trial(s) failed (first: the sizing ")
+        last.starts_with("note: 1 of 13 trials failed (first: the sizing ")
     );
     let (code, last, table) = run("all", &all_failing());
     assert_eq!(code, Some(1), "{last}");
@@ -247,7 +247,7 @@ fn failed_trials_are_written_and_an_all_failed_run_fails() {
     assert_eq!(cells.iter().filter(|c| **c == "–").count(), 5, "{row}");
     assert!(
         last.starts_with(
-            "error: doomed: 1 of 1 trial(s) failed (first: the sizing "
+            "error: doomed: 1 of 1 trial failed (first: the sizing "
         ) && last.ends_with("; their rows' err column says why"),
         "{last}"
     );
