@@ -426,7 +426,7 @@ impl Plan {
                 path: shown.clone(),
                 line,
                 column,
-                message: e.message().trim().replace('\n', " "),
+                message: with_hint(e.message().trim().replace('\n', " ")),
             }
         })?;
         let base = path.parent().unwrap_or(Path::new(".")).to_path_buf();
@@ -464,6 +464,21 @@ impl Plan {
     pub fn total_trials(&self) -> u64 {
         self.points.iter().map(|p| u64::from(p.trials)).sum()
     }
+}
+
+/// A parse error's message, with what to write for the fields a new
+/// experiment most often leaves out (serde names only the field).
+fn with_hint(message: String) -> String {
+    let hint = match message.as_str() {
+        "missing field `queries`" => {
+            "; add a `[queries]` table: `per-filter = N` non-member \
+             queries per filter, or an adaptive budget \
+             (experiments/FORMAT.md)"
+        }
+        m if m.starts_with("missing field") => " (experiments/FORMAT.md)",
+        _ => "",
+    };
+    message + hint
 }
 
 /// 1-based line and column of a byte offset.

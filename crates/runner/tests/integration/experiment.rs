@@ -61,6 +61,17 @@ fn unknown_key_is_reported_with_line_and_column() {
     bad(&text, "unknown field `colour`");
 }
 
+/// A missing required field says what to add, not only its name.
+#[test]
+fn missing_queries_table_says_what_to_add() {
+    let text = tiny("", "");
+    let start = text.find("[queries]").unwrap();
+    let end = start + text[start..].find("\n[").unwrap() + 1;
+    let without = format!("{}{}", &text[..start], &text[end..]);
+    bad(&without, "missing field `queries`; add a `[queries]` table");
+    bad(&text.replace("seed = 11", ""), "missing field `seed` (experiments");
+}
+
 #[test]
 fn fpp_outside_zero_one_is_rejected() {
     let text =
