@@ -41,6 +41,18 @@ pub enum Error {
         /// The underlying error.
         error: std::io::Error,
     },
+    /// No temporary file could be made in an output's folder: outputs
+    /// are written under a temporary name there and renamed into place.
+    #[error(
+        "{}: cannot create a temporary file in this folder ({error}); outputs are written under a temporary name first and renamed, so the folder must be writable",
+        dir.display()
+    )]
+    TempFile {
+        /// The output's folder.
+        dir: PathBuf,
+        /// The underlying error.
+        error: std::io::Error,
+    },
     /// A results file could not be read or written as CSV or JSON.
     #[error("{}: {message}", path.display())]
     Format {

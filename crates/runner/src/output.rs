@@ -54,35 +54,6 @@ pub(crate) fn table(header: &[&str], rows: &[Vec<String>]) -> Result<()> {
     Ok(())
 }
 
-/// Writes `bytes` to `path` through a temporary file in the same
-/// directory, renamed into place only once complete: a failed or
-/// interrupted write never leaves a truncated file where a good one was.
-pub(crate) fn write_atomically(
-    path: &std::path::Path,
-    bytes: &[u8],
-) -> Result<()> {
-    use anyhow::Context;
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-        _ => std::path::PathBuf::from("."),
-    };
-    let name = path
-        .file_name()
-        .with_context(|| format!("{}: not a file name", path.display()))?;
-    let tmp = dir.join(format!(
-        ".{}.tmp-{}",
-        name.to_string_lossy(),
-        std::process::id()
-    ));
-    let result =
-        std::fs::write(&tmp, bytes).and_then(|()| std::fs::rename(&tmp, path));
-    if result.is_err() {
-        // Best effort: the temporary file is ours to remove.
-        let _ = std::fs::remove_file(&tmp);
-    }
-    result.with_context(|| format!("writing {}", path.display()))
-}
-
 /// `n` and a noun, plural unless `n` is 1: "1 trial", "3 trials".
 pub(crate) fn count(n: usize, noun: &str) -> String {
     if n == 1 { format!("1 {noun}") } else { format!("{n} {noun}s") }

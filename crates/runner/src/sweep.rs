@@ -240,7 +240,56 @@ pub(crate) fn temp_beside(
         use std::os::unix::fs::PermissionsExt;
         builder.permissions(std::fs::Permissions::from_mode(0o644));
     }
-    builder.tempfile_in(dir).map_err(|e| Error::io(dir, e))
+    builder.tempfile_in(dir).map_err(|e| {
+        // tempfile's error names the temporary path, which the message
+        // replaces with the folder.
+        let error =
+            e.raw_os_error().map_or(e, std::io::Error::from_raw_os_error);
+        Error::TempFile { dir: dir.to_path_buf(), error }
+    })
+}
+
+/// Where an output named `path` really goes.
+#[derive(Debug)]
+enum Destination {
+    /// A regular file, existing (its permissions, to keep) or not: the
+    /// path a symbolic link points to, so the rename replaces the file,
+    /// not the link.
+    File(PathBuf, Option<std::fs::Permissions>),
+    /// A device, pipe or socket (`/dev/null`, `/dev/stdout`): written
+    /// in place, as there is no file to replace.
+    Special(PathBuf),
+}
+
+fn destination(path: &Path) -> Result<Destination> {
+    // `metadata` follows links: this is what the path names.
+    match std::fs::metadata(path) {
+        Ok(meta) if meta.is_dir() => Err(Error::Format {
+            path: path.to_path_buf(),
+            message: "is a folder; name a file to write".into(),
+        }),
+        Ok(meta) if !meta.is_file() => {
+            Ok(Destination::Special(path.to_path_buf()))
+        }
+        Ok(meta) => {
+            let real =
+                std::fs::canonicalize(path).map_err(|e| Error::io(path, e))?;
+            Ok(Destination::File(real, Some(meta.permissions())))
+        }
+        Err(_) => Ok(Destination::File(link_target(path), None)),
+    }
+}
+
+/// `path`, or where a dangling symbolic link at `path` points (a new
+/// file is created there, as a shell's `>` would).
+fn link_target(path: &Path) -> PathBuf {
+    let Ok(target) = std::fs::read_link(path) else {
+        return path.to_path_buf();
+    };
+    match path.parent() {
+        Some(dir) if target.is_relative() => dir.join(target),
+        _ => target,
+    }
 }
 
 /// Output files written under temporary names and renamed into place
@@ -257,17 +306,35 @@ pub struct Staged {
 enum Pending {
     /// Ours: removed if never committed.
     Temp(tempfile::TempPath),
+    /// Bytes for a device or pipe, written at the commit.
+    Special(Vec<u8>),
     /// Kept either way (the streamed `results.csv.partial`).
     Keep(PathBuf),
 }
 
 impl Staged {
     /// Writes `bytes` to a temporary file beside `path`, to become `path`.
+    ///
+    /// A symbolic link at `path` is followed: the file it points to is
+    /// replaced, and an existing file keeps its permissions. A device or
+    /// pipe (`/dev/stdout`) is written to in place at the commit.
     pub fn write(&mut self, path: &Path, bytes: &[u8]) -> Result<()> {
         use std::io::Write;
-        let mut tmp = temp_beside(path, ".tmp")?;
+        let (real, permissions) = match destination(path)? {
+            Destination::Special(path) => {
+                self.files.push((Pending::Special(bytes.to_vec()), path));
+                return Ok(());
+            }
+            Destination::File(real, permissions) => (real, permissions),
+        };
+        let mut tmp = temp_beside(&real, ".tmp")?;
         tmp.write_all(bytes).map_err(|e| Error::io(tmp.path(), e))?;
-        self.add_temp(tmp.into_temp_path(), path);
+        if let Some(permissions) = permissions {
+            tmp.as_file()
+                .set_permissions(permissions)
+                .map_err(|e| Error::io(tmp.path(), e))?;
+        }
+        self.add_temp(tmp.into_temp_path(), &real);
         Ok(())
     }
 
@@ -300,6 +367,14 @@ impl Staged {
                 }
                 Pending::Keep(from) => {
                     std::fs::rename(&from, &path)
+                        .map_err(|e| Error::io(&path, e))?;
+                }
+                Pending::Special(bytes) => {
+                    use std::io::Write;
+                    std::fs::OpenOptions::new()
+                        .write(true)
+                        .open(&path)
+                        .and_then(|mut f| f.write_all(&bytes))
                         .map_err(|e| Error::io(&path, e))?;
                 }
             }

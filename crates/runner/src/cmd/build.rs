@@ -200,7 +200,7 @@ pub(crate) fn run(args: Args) -> Result<()> {
         changed += usize::from(new);
     }
     let bytes = filter.to_bytes()?;
-    output::write_atomically(out, &bytes)?;
+    bloomlab_runner::sweep::write_atomic(out, &bytes)?;
 
     let format = filter.format();
     let f = filter.as_filter();

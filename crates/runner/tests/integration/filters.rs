@@ -236,6 +236,67 @@ fn inspect_prints_bytes_of_memory_for_every_variant() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// `--out` writes where a shell's `>` would: through a symbolic link
+/// (replacing the file, not the link), keeping an existing file's
+/// permissions, into a pipe in place; a folder is refused by name.
+#[cfg(unix)]
+#[test]
+fn out_follows_links_keeps_permissions_and_writes_pipes() {
+    use std::os::unix::fs::{FileTypeExt, PermissionsExt};
+    let dir = scratch("out-kinds");
+    let items = dir.join("items.txt");
+    std::fs::write(&items, "a\nb\nc\n").unwrap();
+    let args = ["--variant", "standard", "--n", "100", "--p", "0.01"];
+    let reference = dir.join("reference.bin");
+    build_ok(&args, &items, &reference);
+    let want = std::fs::read(&reference).unwrap();
+
+    let file = dir.join("private.bin");
+    std::fs::write(&file, b"old").unwrap();
+    std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o600))
+        .unwrap();
+    let link = dir.join("link.bin");
+    std::os::unix::fs::symlink("private.bin", &link).unwrap();
+    build_ok(&args, &items, &link);
+    assert!(link.symlink_metadata().unwrap().file_type().is_symlink());
+    assert_eq!(std::fs::read(&file).unwrap(), want);
+    let mode = file.metadata().unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o600);
+
+    // A dangling link: the file is created where it points.
+    let dangling = dir.join("dangling.bin");
+    std::os::unix::fs::symlink("new.bin", &dangling).unwrap();
+    build_ok(&args, &items, &dangling);
+    assert_eq!(std::fs::read(dir.join("new.bin")).unwrap(), want);
+
+    let fifo = dir.join("pipe");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+    if made.is_ok_and(|s| s.success()) {
+        let reader = {
+            let fifo = fifo.clone();
+            std::thread::spawn(move || std::fs::read(fifo).unwrap())
+        };
+        build_ok(&args, &items, &fifo);
+        assert_eq!(reader.join().unwrap(), want);
+        assert!(fifo.metadata().unwrap().file_type().is_fifo());
+    }
+
+    let sub = dir.join("sub");
+    std::fs::create_dir(&sub).unwrap();
+    let mut refs = vec!["build"];
+    refs.extend_from_slice(&args);
+    let sub_s = format!("{}/", sub.display());
+    refs.extend_from_slice(&["--input", items.to_str().unwrap(), "--out"]);
+    refs.push(&sub_s);
+    fails_with(&refs, 1, "is a folder; name a file to write");
+    assert_eq!(std::fs::read_dir(&sub).unwrap().count(), 0);
+    // A folder that cannot hold the temporary file is named as such.
+    let inside_a_file = format!("{}/x.bin", items.display());
+    *refs.last_mut().unwrap() = &inside_a_file;
+    fails_with(&refs, 1, "cannot create a temporary file in this folder");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// Bad input: one clear line, exit 1, and an existing output untouched.
 #[test]
 fn bad_input_never_clobbers_a_good_file() {
