@@ -67,10 +67,10 @@ pub(crate) struct Args {
     #[arg(long, allow_negative_numbers = true)]
     seed: Option<i128>,
     /// Bits per counter of a counting filter: 2, 4 (default) or 8.
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     counter_bits: Option<u32>,
     /// Block size in bits of a blocked filter (a power of two >= 64).
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     block_bits: Option<u64>,
     /// How a blocked filter places a key's bits in its block:
     /// blocked-salted-multiply (salted, the default) or
@@ -85,7 +85,7 @@ pub(crate) struct Args {
     /// Growth s of a scalable filter without a preset: each new layer
     /// holds s times the items of the one before, s >= 1 (default: the
     /// library's, 4).
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     growth: Option<u64>,
     /// Tightening r of a scalable filter without a preset: each new
     /// layer's error is r times the one before's, 0 < r < 1 (default:
@@ -99,23 +99,23 @@ pub(crate) struct Args {
     /// Expected number of items (with --p): Guava's sizing (a build
     /// with more distinct items warns on stderr); for a scalable filter,
     /// its initial capacity.
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     n: Option<u64>,
     /// Target false-positive probability (with --n).
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     p: Option<f64>,
     /// Bits, or counters of a counting filter (with --k).
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     m: Option<u64>,
     /// Probes per item (with --m).
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     k: Option<u32>,
     /// The preset's own constructor arguments in its own order
     /// (guava: expectedInsertions,fpp; hutool-bitmap: m; hutool-bitset:
     /// c,n,k; redisbloom: error,capacity then optionally expansion and
     /// the word nonscaling; almeida: n0,p; pybloom-live: n0,p and
     /// optionally growth).
-    #[arg(long, value_delimiter = ',')]
+    #[arg(long, value_delimiter = ',', allow_hyphen_values = true)]
     preset_args: Vec<String>,
     /// Items, one per line (`-`: standard input).
     #[arg(long)]

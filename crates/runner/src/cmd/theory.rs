@@ -13,17 +13,17 @@ const BLOCK_BITS: u64 = 512;
 #[derive(Debug, clap::Args)]
 pub(crate) struct Args {
     /// Number of items inserted (at least 1).
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     n: Option<u64>,
     /// Target false-positive probability, in (0, 1): size the filter as
     /// Guava does.
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     p: Option<f64>,
     /// Bits in the filter (with --n and --k).
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     m: Option<u64>,
     /// Probes per item (with --m and --n).
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     k: Option<u32>,
     /// One JSON object with every figure.
     #[arg(long)]

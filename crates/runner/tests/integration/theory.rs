@@ -77,4 +77,18 @@ fn bad_theory_input_is_one_clear_line() {
         "at least 1",
     );
     fails_with(&["theory", "--n", "ten", "--p", "0.1"], 2, "invalid value");
+    // A negative value is a value, not an unknown flag "-0".
+    fails_with(&["theory", "--n", "10", "--p", "-0.1"], 1, "p = -0.1");
+    fails_with(&["theory", "--n", "-5", "--p", "0.1"], 2, "'-5' for '--n");
+    let items = std::env::temp_dir()
+        .join(format!("bloomlab-negative-{}.txt", std::process::id()));
+    std::fs::write(&items, "a\n").unwrap();
+    let items_s = items.to_str().unwrap();
+    let build = ["build", "--input", items_s, "--out", "never-written.bin"];
+    let p = ["--variant", "standard", "--n", "10", "--p", "-0.1"];
+    fails_with(&[&build[..], &p[..]].concat(), 1, "p = -0.1");
+    let almeida = ["--variant", "scalable", "--preset", "almeida"];
+    let args = [&build[..], &almeida[..], &["--preset-args", "-5,0.01"]];
+    fails_with(&args.concat(), 1, "initial capacity \"-5\"");
+    let _ = std::fs::remove_file(&items);
 }
