@@ -80,6 +80,32 @@ impl Error {
         value: impl ToString,
         reason: &'static str,
     ) -> Error {
-        Error::InvalidParameter { name, value: value.to_string(), reason }
+        Error::InvalidParameter { name, value: param_value(value), reason }
     }
+}
+
+/// How an error message prints a parameter's value: as given, except a
+/// float whose exact decimal runs long (`1e-300` prints 300 digits with
+/// `{}`), which is printed in its shortest form instead. The filter
+/// crates' errors use it too.
+///
+/// ```
+/// use bloomlab_core::param_value;
+/// assert_eq!(param_value(1e-300), "1e-300");
+/// assert_eq!(param_value(0.25), "0.25");
+/// assert_eq!(param_value(-1e300), "-1e300");
+/// assert_eq!(param_value(u64::MAX), "18446744073709551615");
+/// assert_eq!(param_value(i128::MIN), i128::MIN.to_string());
+/// assert_eq!(param_value("fold-64"), "fold-64");
+/// ```
+pub fn param_value(value: impl ToString) -> String {
+    let text = value.to_string();
+    // A fraction with a long decimal, or digits longer than any integer
+    // type prints (i128's 40): a float's `{}`, not an exact integer.
+    let long_float =
+        (text.len() > 24 && text.contains('.')) || text.len() > 40;
+    if long_float && let Ok(x) = text.parse::<f64>() {
+        return format!("{x:e}");
+    }
+    text
 }

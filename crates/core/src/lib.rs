@@ -72,7 +72,7 @@ pub mod theory;
 pub mod words;
 
 pub use bits::{AtomicBitArray, BitArray};
-pub use error::{Error, Result};
+pub use error::{Error, Result, param_value};
 pub use filter::Filter;
 pub use prefetch::{
     EXTEND_BATCH, PREFETCH_MIN_BYTES, QUERY_BRANCH_MIN_BYTES, for_each_batch,

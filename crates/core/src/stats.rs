@@ -39,15 +39,6 @@
 
 use crate::{Error, Result};
 
-/// [`Error::InvalidParameter`] for a value outside a formula's domain.
-fn invalid(
-    name: &'static str,
-    value: impl ToString,
-    reason: &'static str,
-) -> Error {
-    Error::InvalidParameter { name, value: value.to_string(), reason }
-}
-
 /// A closed interval `[lo, hi]` of probabilities.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Interval {
@@ -77,10 +68,10 @@ impl Interval {
 
 fn check_counts(successes: u64, trials: u64) -> Result<()> {
     if trials == 0 {
-        return Err(invalid("trials", trials, "must be at least 1"));
+        return Err(Error::invalid("trials", trials, "must be at least 1"));
     }
     if successes > trials {
-        return Err(invalid(
+        return Err(Error::invalid(
             "successes",
             successes,
             "must be at most the number of trials",
@@ -91,7 +82,11 @@ fn check_counts(successes: u64, trials: u64) -> Result<()> {
 
 fn check_confidence(confidence: f64) -> Result<()> {
     if !(confidence > 0.0 && confidence < 1.0) {
-        return Err(invalid("confidence", confidence, "must be in (0, 1)"));
+        return Err(Error::invalid(
+            "confidence",
+            confidence,
+            "must be in (0, 1)",
+        ));
     }
     Ok(())
 }
@@ -183,8 +178,9 @@ fn bisect_beta_quantile(a: f64, b: f64, q: f64) -> Option<f64> {
 /// polished by Newton steps on `I_p(a, b) = q` to full precision.
 fn beta_quantile(a: f64, b: f64, q: f64) -> Result<f64> {
     use statrs::function::beta::{checked_beta_reg, checked_ln_beta};
-    let fail =
-        || invalid("trials", b, "Beta quantile failed for these counts");
+    let fail = || {
+        Error::invalid("trials", b, "Beta quantile failed for these counts")
+    };
     if a == 1.0 {
         // I_p(1, b) = 1 − (1 − p)^b.
         return Ok(-((-q).ln_1p() / b).exp_m1());
@@ -270,10 +266,10 @@ pub fn queries_for_relative_half_width(
     confidence: f64,
 ) -> Result<u64> {
     if !(p > 0.0 && p < 1.0) {
-        return Err(invalid("p", p, "must be in (0, 1)"));
+        return Err(Error::invalid("p", p, "must be in (0, 1)"));
     }
     if !(rel > 0.0 && rel.is_finite()) {
-        return Err(invalid("rel", rel, "must be positive and finite"));
+        return Err(Error::invalid("rel", rel, "must be positive and finite"));
     }
     let z = z_for_confidence(confidence)?;
     let n = (z * z * (1.0 - p) / (p * rel * rel)).ceil();
@@ -333,7 +329,7 @@ pub fn binomial_z(successes: u64, trials: u64, p: f64) -> Result<f64> {
     use statrs::distribution::{Binomial, DiscreteCDF};
     check_counts(successes, trials)?;
     let b = Binomial::new(p, trials)
-        .map_err(|_| invalid("p", p, "must be in [0, 1]"))?;
+        .map_err(|_| Error::invalid("p", p, "must be in [0, 1]"))?;
     let below = b.cdf(successes);
     // P(X ≥ x) from the survival function, not 1 − cdf, which would lose
     // the small tail to cancellation.

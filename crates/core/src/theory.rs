@@ -59,15 +59,6 @@ use std::f64::consts::{LN_2, LOG2_E};
 
 use crate::{Error, Result};
 
-/// [`Error::InvalidParameter`] for a value outside a formula's domain.
-fn invalid(
-    name: &'static str,
-    value: impl ToString,
-    reason: &'static str,
-) -> Error {
-    Error::InvalidParameter { name, value: value.to_string(), reason }
-}
-
 /// Unit roundoff of `f64` (half an ulp of 1).
 const U: f64 = f64::EPSILON / 2.0;
 
@@ -101,14 +92,14 @@ pub const MAX_EXACT_K: u32 = 10_000;
 
 fn check_m(m: u64) -> Result<()> {
     if m == 0 {
-        return Err(invalid("m", m, "must be at least 1"));
+        return Err(Error::invalid("m", m, "must be at least 1"));
     }
     Ok(())
 }
 
 fn check_k(k: u32) -> Result<()> {
     if k == 0 {
-        return Err(invalid("k", k, "must be at least 1"));
+        return Err(Error::invalid("k", k, "must be at least 1"));
     }
     Ok(())
 }
@@ -116,7 +107,7 @@ fn check_k(k: u32) -> Result<()> {
 fn check_exact_k(k: u32) -> Result<()> {
     check_k(k)?;
     if k > MAX_EXACT_K {
-        return Err(invalid("k", k, "must be at most 10000"));
+        return Err(Error::invalid("k", k, "must be at most 10000"));
     }
     Ok(())
 }
@@ -600,7 +591,7 @@ pub fn fpr_exact_dp(m: u64, n: u64, k: u32) -> Result<Exact> {
     check_exact_k(k)?;
     let throws = u64::from(k)
         .checked_mul(n)
-        .ok_or_else(|| invalid("n", n, "k·n must fit in 64 bits"))?;
+        .ok_or_else(|| Error::invalid("n", n, "k·n must fit in 64 bits"))?;
     let mut occ = Occupancy::new(m);
     for _ in 0..throws {
         occ.step();
@@ -635,7 +626,7 @@ fn distinct_probe_distribution(m: u64, k: u32, jmax: usize) -> Vec<f64> {
 
 fn jmax_for(m: u64, k: u32) -> Result<usize> {
     usize::try_from(u64::from(k).min(m))
-        .map_err(|_| invalid("k", k, "too large for this platform"))
+        .map_err(|_| Error::invalid("k", k, "too large for this platform"))
 }
 
 /// [`fpr_exact`] by the Stirling-number sum in non-negative terms.
@@ -670,7 +661,7 @@ pub fn fpr_exact_stirling_positive(m: u64, n: u64, k: u32) -> Result<Exact> {
     }
     let throws = u64::from(k)
         .checked_mul(n)
-        .ok_or_else(|| invalid("n", n, "k·n must fit in 64 bits"))?;
+        .ok_or_else(|| Error::invalid("n", n, "k·n must fit in 64 bits"))?;
     let jmax = jmax_for(m, k)?;
     let d = distinct_probe_distribution(m, k, jmax);
     let mut value = 0.0;
@@ -1021,7 +1012,11 @@ pub fn fpr_partitioned(m: u64, n: u64, k: u32) -> Result<f64> {
     check_k(k)?;
     let slice = m / u64::from(k);
     if slice == 0 {
-        return Err(invalid("m", m, "must be at least k (one bit per slice)"));
+        return Err(Error::invalid(
+            "m",
+            m,
+            "must be at least k (one bit per slice)",
+        ));
     }
     if n == 0 {
         return Ok(0.0);
@@ -1216,7 +1211,7 @@ pub fn fpr_split_block(
 ) -> Result<f64> {
     check_blocked(m, k, block_bits)?;
     if !block_bits.is_multiple_of(u64::from(k)) {
-        return Err(invalid(
+        return Err(Error::invalid(
             "k",
             k,
             "must divide the block size (one word of B/k bits per probe)",
@@ -1236,7 +1231,7 @@ pub fn fpr_split_block(
 /// hold, and such a "block" is a whole filter anyway.
 fn check_block_load(n: u64, lambda: f64) -> Result<()> {
     if lambda > 1e10 {
-        return Err(invalid(
+        return Err(Error::invalid(
             "n",
             n,
             "mean block load n·B/m must be at most 1e10",
@@ -1249,10 +1244,14 @@ fn check_blocked(m: u64, k: u32, block_bits: u64) -> Result<()> {
     check_m(m)?;
     check_exact_k(k)?;
     if block_bits == 0 {
-        return Err(invalid("block_bits", block_bits, "must be at least 1"));
+        return Err(Error::invalid(
+            "block_bits",
+            block_bits,
+            "must be at least 1",
+        ));
     }
     if block_bits > m {
-        return Err(invalid(
+        return Err(Error::invalid(
             "block_bits",
             block_bits,
             "must be at most m (at least one block)",
@@ -1537,12 +1536,16 @@ pub fn scalable_layers(
     target_n: u64,
 ) -> Result<Vec<ScalableLayer>> {
     if n0 == 0 {
-        return Err(invalid("n0", n0, "must be at least 1"));
+        return Err(Error::invalid("n0", n0, "must be at least 1"));
     }
     check_open_unit("p0", p0)?;
     check_open_unit("r", r)?;
     if !(s >= 1.0 && s.is_finite()) {
-        return Err(invalid("s", s, "must be a finite growth factor >= 1"));
+        return Err(Error::invalid(
+            "s",
+            s,
+            "must be a finite growth factor >= 1",
+        ));
     }
     let mut layers = Vec::new();
     let mut total: u64 = 0;
@@ -1550,7 +1553,7 @@ pub fn scalable_layers(
         let exp = i32::try_from(index).unwrap_or(i32::MAX);
         let capacity_f = (n0 as f64 * s.powi(exp)).floor();
         if capacity_f >= u64::MAX as f64 {
-            return Err(invalid(
+            return Err(Error::invalid(
                 "target_n",
                 target_n,
                 "capacities overflow 64 bits",
@@ -1559,7 +1562,7 @@ pub fn scalable_layers(
         let capacity = capacity_f as u64;
         let error = p0 * r.powi(exp);
         if error <= 0.0 {
-            return Err(invalid(
+            return Err(Error::invalid(
                 "target_n",
                 target_n,
                 "layer errors underflow",
@@ -1587,12 +1590,12 @@ pub fn scalable_layers(
             return Ok(layers);
         }
     }
-    Err(invalid("target_n", target_n, "needs more than 1024 filters"))
+    Err(Error::invalid("target_n", target_n, "needs more than 1024 filters"))
 }
 
 fn check_open_unit(name: &'static str, x: f64) -> Result<()> {
     if !(x > 0.0 && x < 1.0) {
-        return Err(invalid(name, x, "must be in (0, 1)"));
+        return Err(Error::invalid(name, x, "must be in (0, 1)"));
     }
     Ok(())
 }
@@ -1758,7 +1761,7 @@ pub fn fpr_counting_overflow_binomial(
         sum
     } else {
         statrs::function::beta::checked_beta_reg(jf, throws - jf + 1.0, p)
-            .map_err(|_| invalid("n", n, "binomial tail failed"))?
+            .map_err(|_| Error::invalid("n", n, "binomial tail failed"))?
     };
     Ok(mf * tail)
 }
@@ -1767,7 +1770,7 @@ fn check_counting(m: u64, k: u32, counter_bits: u32) -> Result<u64> {
     check_m(m)?;
     check_k(k)?;
     if !(1..=62).contains(&counter_bits) {
-        return Err(invalid(
+        return Err(Error::invalid(
             "counter_bits",
             counter_bits,
             "must be in 1..=62",
@@ -1796,7 +1799,7 @@ fn ln_choose(t: f64, j: u64) -> f64 {
 /// Domain: `0 < p ≤ 1`.
 pub fn bits_per_element_lower_bound(p: f64) -> Result<f64> {
     if !(p > 0.0 && p <= 1.0) {
-        return Err(invalid("p", p, "must be in (0, 1]"));
+        return Err(Error::invalid("p", p, "must be in (0, 1]"));
     }
     Ok(-p.log2())
 }
@@ -1987,7 +1990,7 @@ pub fn estimate_count_blocked_sd(
     BlockedFill::new(m, block_bits, block_bits, k)
         .map(|f| f.estimate_sd(n))
         .ok_or_else(|| {
-            invalid("block_bits", block_bits, "must be from 1 to m")
+            Error::invalid("block_bits", block_bits, "must be from 1 to m")
         })
 }
 
@@ -2009,7 +2012,7 @@ pub fn estimate_count_split_block_sd(
     check_m(m)?;
     check_k(k)?;
     split_fill(m, block_bits, k).map(|f| f.estimate_sd(n)).ok_or_else(|| {
-        invalid(
+        Error::invalid(
             "block_bits",
             block_bits,
             "must be from 1 to m, a multiple of k",

@@ -139,7 +139,11 @@ impl Error {
         value: impl ToString,
         reason: &'static str,
     ) -> Error {
-        Error::InvalidParameter { name, value: value.to_string(), reason }
+        Error::InvalidParameter {
+            name,
+            value: bloomlab_core::param_value(value),
+            reason,
+        }
     }
 
     /// Shorthand for [`Error::Corrupt`].

@@ -318,7 +318,11 @@ impl PartitionedBloomFilter {
         }
         let k = (-p.log2()).ceil().max(1.0);
         if k > 255.0 {
-            return Err(Error::invalid("p", p, "needs more than 255 slices"));
+            return Err(Error::invalid(
+                "p",
+                p,
+                "needs more than 255 slices; raise p to at least 2^-255",
+            ));
         }
         let k = k as u32;
         let fill = p.powf(1.0 / f64::from(k));
@@ -1191,5 +1195,17 @@ mod tests {
         fn s_k(p: f64) -> u32 {
             (-p.log2()).ceil().max(1.0) as u32
         }
+    }
+
+    /// A `p` too small for 255 slices says so, in a short number.
+    #[test]
+    fn a_tiny_p_names_itself_briefly_and_the_fix() {
+        let Err(e) = PartitionedBloomFilter::sizing(10, 1e-300) else {
+            panic!("1e-300 needs 997 slices");
+        };
+        let text = e.to_string();
+        assert!(text.contains("p = 1e-300"), "{text}");
+        assert!(text.contains("raise p"), "{text}");
+        assert!(PartitionedBloomFilter::sizing(10, 0.5f64.powi(255)).is_ok());
     }
 }

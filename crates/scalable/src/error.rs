@@ -60,7 +60,11 @@ impl Error {
         value: impl std::fmt::Display,
         reason: &'static str,
     ) -> Error {
-        Error::InvalidParameter { name, value: value.to_string(), reason }
+        Error::InvalidParameter {
+            name,
+            value: bloomlab_core::param_value(value),
+            reason,
+        }
     }
 
     pub(crate) fn corrupt(
