@@ -264,22 +264,31 @@ impl AnyPartitioned {
     /// What `bloomlab inspect` prints.
     pub fn info(&self) -> Info {
         let f = self.as_filter();
-        let (hash, strategy, preset_args) = match self {
+        // (hash, seed, strategy, reduction, constructor)
+        let (hash, seed, strategy, reduction, constructor) = match self {
             AnyPartitioned::General(p) => match p.layout() {
                 Layout::Strategy { config, .. } => (
                     config.family.name().to_string(),
-                    format!("{} ({})", config.strategy, config.reduction),
-                    String::new(),
+                    Some(config.seed),
+                    config.strategy.to_string(),
+                    Some(config.reduction.to_string()),
+                    None,
                 ),
-                Layout::Slices(specs) => (
-                    specs
-                        .iter()
-                        .map(|s| s.family.name())
-                        .collect::<Vec<_>>()
-                        .join(","),
-                    "one hash per slice".to_string(),
-                    String::new(),
-                ),
+                Layout::Slices(specs) => {
+                    let seed = specs.first().map(|s| s.seed);
+                    let shared = specs.iter().all(|s| Some(s.seed) == seed);
+                    (
+                        specs
+                            .iter()
+                            .map(|s| s.family.name())
+                            .collect::<Vec<_>>()
+                            .join(","),
+                        seed.filter(|_| shared),
+                        "one hash per slice".to_string(),
+                        None,
+                        None,
+                    )
+                }
             },
             AnyPartitioned::HutoolBitMap(b) => (
                 b.filters()
@@ -287,22 +296,28 @@ impl AnyPartitioned {
                     .map(|(c, _)| c.hash().name())
                     .collect::<Vec<_>>()
                     .join(","),
+                None,
                 "one hash per filter, |F rem size|".to_string(),
-                b.constructor(),
+                None,
+                Some(b.constructor()),
             ),
             AnyPartitioned::HutoolBitSet(b) => (
                 "hutool-rs,js,elf,bkdr,ap,djb,sdbm,pjw".to_string(),
+                None,
                 "hash i, |h rem size| (int)".to_string(),
-                b.constructor(),
+                None,
+                Some(b.constructor()),
             ),
         };
         Info {
             format: "native",
             variant: f.variant(),
             preset: self.preset(),
-            constructor: preset_args,
+            constructor,
             hash,
+            seed,
             strategy,
+            reduction,
             m: f.bits(),
             k: f.hash_count(),
             bits_set: f.bits_set(),
@@ -323,11 +338,16 @@ pub struct Info {
     /// `hutool-bitmap`, `hutool-bitset` or none.
     pub preset: Option<&'static str>,
     /// For a preset, the Java constructor call it reproduces.
-    pub constructor: String,
+    pub constructor: Option<String>,
     /// Hash family (or families, comma separated).
     pub hash: String,
-    /// Index strategy and reduction.
+    /// The hash seed (for slices, the one they share); none for hutool's
+    /// seedless presets.
+    pub seed: Option<u64>,
+    /// Index strategy (for slices and presets, how each hash is used).
     pub strategy: String,
+    /// Range reduction of an index strategy.
+    pub reduction: Option<String>,
     /// Total bits.
     pub m: u64,
     /// Probes per key.
@@ -347,10 +367,19 @@ impl std::fmt::Display for Info {
         writeln!(f, "format: {}", self.format)?;
         writeln!(f, "variant: {}", self.variant)?;
         if let Some(p) = self.preset {
-            writeln!(f, "preset: {p} ({})", self.constructor)?;
+            match &self.constructor {
+                Some(c) => writeln!(f, "preset: {p} ({c})")?,
+                None => writeln!(f, "preset: {p}")?,
+            }
         }
         writeln!(f, "hash: {}", self.hash)?;
+        if let Some(seed) = self.seed {
+            writeln!(f, "seed: {seed}")?;
+        }
         writeln!(f, "strategy: {}", self.strategy)?;
+        if let Some(r) = &self.reduction {
+            writeln!(f, "reduction: {r}")?;
+        }
         writeln!(f, "m: {}", self.m)?;
         writeln!(f, "k: {}", self.k)?;
         writeln!(f, "bits set: {}", self.bits_set)?;

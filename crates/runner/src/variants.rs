@@ -192,8 +192,9 @@ impl ScalablePreset {
                  partitioned layers)"
             }
             ScalablePreset::AlmeidaFast => {
-                "scalable, experiments: Almeida et al.'s fast growth \
-                 (s = 4, r = 0.75, partitioned layers)"
+                "scalable, experiments (build: --layer-layout \
+                 partitioned): Almeida et al.'s fast growth (s = 4, \
+                 r = 0.75, partitioned layers)"
             }
             ScalablePreset::PybloomLive => {
                 "scalable: pybloom-live's ScalableBloomFilter(n0, p, \

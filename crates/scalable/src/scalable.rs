@@ -255,22 +255,12 @@ impl ScalableBloomFilter {
     /// `P0 = P(1 − r)`. For fast growth see
     /// [`ScalableBloomFilter::almeida_fast`].
     pub fn almeida(initial_capacity: u64, error: f64) -> Result<Self> {
-        Self::with_config(
-            Config::new(initial_capacity, error)
-                .layout(Layout::Partitioned)
-                .tightening(0.85)
-                .growth(2),
-        )
+        Self::with_config(almeida(initial_capacity, error, 0.85, 2))
     }
 
     /// The paper's settings for fast growth: `s = 4`, `r = 0.75`.
     pub fn almeida_fast(initial_capacity: u64, error: f64) -> Result<Self> {
-        Self::with_config(
-            Config::new(initial_capacity, error)
-                .layout(Layout::Partitioned)
-                .tightening(0.75)
-                .growth(4),
-        )
+        Self::with_config(almeida(initial_capacity, error, 0.75, 4))
     }
 
     /// pybloom-live's `ScalableBloomFilter(initial_capacity, error_rate,
@@ -284,13 +274,37 @@ impl ScalableBloomFilter {
         error: f64,
         growth: u64,
     ) -> Result<Self> {
-        let mut c = Config::new(initial_capacity, error)
-            .layout(Layout::Partitioned)
-            .sizing(Sizing::Pybloom)
-            .growth(growth);
-        c.tightening = 0.9;
-        c.first_error = error * 0.9;
-        Self::with_config(c)
+        Self::with_config(pybloom_live(initial_capacity, error, growth))
+    }
+
+    /// The preset whose settings the filter has, by the name `bloomlab
+    /// build --preset` and experiments use: `redisbloom`
+    /// ([`Self::is_redisbloom`]), `almeida`, `almeida-fast` or
+    /// `pybloom-live`; `None` for other settings.
+    ///
+    /// ```
+    /// use bloomlab_scalable::{Config, ScalableBloomFilter};
+    ///
+    /// let f = ScalableBloomFilter::almeida(1000, 0.01)?;
+    /// assert_eq!(f.preset(), Some("almeida"));
+    /// let g = ScalableBloomFilter::with_config(Config::new(1000, 0.01))?;
+    /// assert_eq!(g.preset(), None);
+    /// # Ok::<(), bloomlab_scalable::Error>(())
+    /// ```
+    pub fn preset(&self) -> Option<&'static str> {
+        let c = &self.config;
+        let (n0, p) = (c.initial_capacity, c.error);
+        if self.is_redisbloom() {
+            Some("redisbloom")
+        } else if *c == almeida(n0, p, 0.85, 2) {
+            Some("almeida")
+        } else if *c == almeida(n0, p, 0.75, 4) {
+            Some("almeida-fast")
+        } else if *c == pybloom_live(n0, p, c.growth) {
+            Some("pybloom-live")
+        } else {
+            None
+        }
     }
 
     /// The parameters.
@@ -797,4 +811,24 @@ impl Filter for ScalableBloomFilter {
     fn contains_batch(&self, keys: &[&[u8]], out: &mut [bool]) {
         self.contains_many(keys, out);
     }
+}
+
+/// Almeida et al.'s settings: partitioned layers, tightening `r`,
+/// growth `s`.
+fn almeida(initial_capacity: u64, error: f64, r: f64, s: u64) -> Config {
+    Config::new(initial_capacity, error)
+        .layout(Layout::Partitioned)
+        .tightening(r)
+        .growth(s)
+}
+
+/// pybloom-live's settings (see [`ScalableBloomFilter::pybloom_live`]).
+fn pybloom_live(initial_capacity: u64, error: f64, growth: u64) -> Config {
+    let mut c = Config::new(initial_capacity, error)
+        .layout(Layout::Partitioned)
+        .sizing(Sizing::Pybloom)
+        .growth(growth);
+    c.tightening = 0.9;
+    c.first_error = error * 0.9;
+    c
 }

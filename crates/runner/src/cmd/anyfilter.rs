@@ -181,7 +181,9 @@ impl AnyFilter {
                     "preset": i.preset,
                     "constructor": i.constructor,
                     "hash": i.hash,
+                    "seed": i.seed,
                     "strategy": i.strategy,
+                    "reduction": i.reduction,
                     "estimated_count": i.estimated_count,
                 })
             }
@@ -219,8 +221,14 @@ impl AnyFilter {
                         })
                     })
                     .collect();
+                let (hash, seed, strategy, pairing, reduction) = hashing(f);
                 json!({
-                    "preset": Value::Null,
+                    "preset": f.preset(),
+                    "hash": hash,
+                    "seed": seed,
+                    "strategy": strategy,
+                    "pairing": pairing,
+                    "reduction": reduction,
                     "capacity": i.capacity,
                     "items": i.items,
                     "skipped": i.skipped,
@@ -251,9 +259,18 @@ fn describe_scalable(f: &ScalableBloomFilter, format: Format) -> String {
     let i = f.info();
     let expansion =
         i.expansion.map_or("none (non-scaling)".to_owned(), |s| s.to_string());
-    let mut lines = vec![
-        format!("format: {format}"),
-        format!("variant: {}", f.variant()),
+    let (hash, seed, strategy, pairing, reduction) = hashing(f);
+    let mut lines =
+        vec![format!("format: {format}"), format!("variant: {}", f.variant())];
+    if let Some(p) = f.preset() {
+        lines.push(format!("preset: {p}"));
+    }
+    lines.extend([
+        format!("hash: {hash}"),
+        format!("seed: {seed}"),
+        format!("strategy: {strategy}"),
+        format!("pairing: {pairing}"),
+        format!("reduction: {reduction}"),
         format!("layer layout: {}", layer_layout(f)),
         format!("expansion: {expansion}"),
         format!("tightening: {}", f.config().tightening),
@@ -271,7 +288,7 @@ fn describe_scalable(f: &ScalableBloomFilter, format: Format) -> String {
         format!("expected fpp: {:e}", f.expected_fpp()),
         format!("bytes of memory: {}", f.bytes_of_memory()),
         format!("redis size: {}", i.redis_size),
-    ];
+    ]);
     lines.extend(i.layers.iter().enumerate().map(|(n, l)| {
         format!(
             "layer {n}: capacity {} error {} bits {} k {} count {} \
@@ -280,6 +297,26 @@ fn describe_scalable(f: &ScalableBloomFilter, format: Format) -> String {
         )
     }));
     lines.join("\n")
+}
+
+/// A scalable filter's hash family, seed, strategy (how a key's `(a, b)`
+/// become its probes; blocked layers place theirs in one block), pairing
+/// and reduction, by the names `bloomlab list` uses.
+fn hashing(
+    f: &ScalableBloomFilter,
+) -> (&'static str, u64, &str, &str, String) {
+    use bloomlab_scalable::{Layout, Pairing, Probe};
+    let c = f.config();
+    let strategy = match (c.layout, c.probe) {
+        (Layout::Blocked, _) => "split-block",
+        (_, Probe::Double) => "double",
+        (_, Probe::EnhancedDouble) => "enhanced-double",
+    };
+    let pairing = match c.pairing {
+        Pairing::Chained => "chained",
+        Pairing::Single => "single",
+    };
+    (c.family.name(), c.seed, strategy, pairing, c.reduction.to_string())
 }
 
 /// The name `build --layer-layout` and experiments use for a scalable

@@ -17,9 +17,14 @@ const PRESETS: [(&str, &str); 4] = [
     ("guava", "standard: Guava's BloomFilter.create, MURMUR128_MITZ_64"),
     (
         "guava-mitz32",
-        "standard, experiments: Guava's legacy MURMUR128_MITZ_32",
+        "standard, experiments (build: --preset guava --strategy \
+         guava-mitz32): Guava's legacy MURMUR128_MITZ_32",
     ),
-    ("hutool-bitmap", "partitioned: hutool's BitMapBloomFilter(m[, filters])"),
+    (
+        "hutool-bitmap",
+        "partitioned: hutool's BitMapBloomFilter(m) (its filter-list \
+         constructor: the library's hutool_bitmap_with)",
+    ),
     ("hutool-bitset", "partitioned: hutool's BitSetBloomFilter(c, n, k)"),
 ];
 
@@ -49,7 +54,14 @@ pub(crate) fn run(args: Args) -> Result<()> {
     // (kind, name, description) for every registered name.
     let mut rows: Vec<(&str, &str, String)> = Vec::new();
     for v in Variant::ALL {
-        let status = if v.available() { "" } else { " (not yet available)" };
+        let status = if !v.available() {
+            " (not yet available)"
+        } else if v == Variant::Atomic {
+            // The same bits as `standard`, filled from many threads.
+            " (experiments only; `build --variant standard` makes its bits)"
+        } else {
+            ""
+        };
         rows.push((
             "variant",
             v.name(),

@@ -236,6 +236,69 @@ fn inspect_prints_bytes_of_memory_for_every_variant() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// `inspect` names how every variant hashes: the partitioned filter's
+/// seed and reduction, a scalable filter's hash, seed, strategy, pairing
+/// and preset (recognised from its settings).
+#[test]
+fn inspect_names_seed_hash_and_preset_of_partitioned_and_scalable() {
+    let dir = scratch("inspect-hashing");
+    let items = dir.join("items.txt");
+    std::fs::write(&items, "a\nb\nc\n").unwrap();
+    let out = dir.join("f.bin");
+    let out_s = out.to_str().unwrap();
+    let inspect = |args: &[&str]| {
+        build_ok(args, &items, &out);
+        let text = bloomlab().args(["inspect", out_s]).output().unwrap();
+        let text = String::from_utf8(text.stdout).unwrap();
+        (json_lines(&["inspect", out_s, "--json"]).remove(0), text)
+    };
+    let partitioned =
+        ["--variant", "partitioned", "--n", "100", "--p", "0.01"];
+    let (v, text) =
+        inspect(&[&partitioned[..], &["--seed", "12345"]].concat());
+    assert_eq!(v["seed"], 12345);
+    assert_eq!(v["strategy"], "enhanced-double");
+    assert_eq!(v["reduction"], "multiply-shift");
+    assert_eq!(v["constructor"], Value::Null);
+    assert!(text.contains("\nseed: 12345\nstrategy: enhanced-double\n"));
+    assert!(text.contains("\nreduction: multiply-shift\n"), "{text}");
+
+    let scalable = ["--variant", "scalable", "--preset"];
+    let (v, text) = inspect(
+        &[&scalable[..], &["redisbloom", "--preset-args", "0.01,100"]]
+            .concat(),
+    );
+    assert_eq!(v["preset"], "redisbloom");
+    assert_eq!(v["hash"], "murmur64a");
+    assert_eq!(v["seed"], 0);
+    assert_eq!(v["strategy"], "double");
+    assert_eq!(v["pairing"], "chained");
+    assert_eq!(v["reduction"], "modulo");
+    assert!(
+        text.contains("\npreset: redisbloom\nhash: murmur64a\n"),
+        "{text}"
+    );
+    for (preset, args) in
+        [("almeida", "1000,0.01"), ("pybloom-live", "1000,0.01,2")]
+    {
+        let (v, _) = inspect(
+            &[&scalable[..], &[preset, "--preset-args", args]].concat(),
+        );
+        assert_eq!(v["preset"], preset);
+    }
+    // Presets are recognised by their settings: partitioned layers with
+    // the library's growth and tightening are Almeida et al.'s fast
+    // growth; its default blocked layers are no preset.
+    let own = ["--variant", "scalable", "--n", "1000", "--p", "0.01"];
+    let partitioned = [&own[..], &["--layer-layout", "partitioned"]].concat();
+    assert_eq!(inspect(&partitioned).0["preset"], "almeida-fast");
+    let (v, text) = inspect(&own);
+    assert_eq!(v["preset"], Value::Null);
+    assert_eq!(v["hash"], "xxh3-64");
+    assert!(!text.contains("preset:"), "{text}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// `--out` writes where a shell's `>` would: through a symbolic link
 /// (replacing the file, not the link), keeping an existing file's
 /// permissions, into a pipe in place; a folder is refused by name.

@@ -84,3 +84,26 @@ fn lists_every_family_strategy_and_reduction() {
         ]
     );
 }
+
+/// Every preset and variant `list` names can be built: `build` takes it
+/// by name, or its description says which `build` flags make it.
+#[test]
+fn every_listed_name_says_how_to_build_it() {
+    let help = crate::bloomlab().args(["build", "--help"]).output().unwrap();
+    let help = String::from_utf8(help.stdout).unwrap().replace('\n', " ");
+    let rows = json_lines(&["list", "--json"]);
+    for r in &rows {
+        let (kind, name) = (&r["kind"], r["name"].as_str().unwrap());
+        if kind != "preset" && kind != "variant" {
+            continue;
+        }
+        let desc = r["description"].as_str().unwrap();
+        let named = help.contains(&format!(" {name} ("))
+            || help.contains(&format!(" {name},"))
+            || help.contains(&format!(" {name} or"))
+            || help.contains(&format!("or {name} "))
+            || help.contains(&format!(", {name} "));
+        let how = desc.contains("(build: --") || desc.contains("`build --");
+        assert!(named || how, "{kind} {name}: {desc}");
+    }
+}
