@@ -56,8 +56,9 @@ pub(crate) struct Args {
     /// Index strategy (see `bloomlab list`).
     #[arg(long)]
     strategy: Option<String>,
-    /// Hash family (see `bloomlab list`); default xxh3-128, or xxh3-64 for
-    /// a blocked filter (the library's defaults).
+    /// Hash family (see `bloomlab list`); default xxh3-128 for standard
+    /// and counting filters, xxh3-64 for blocked and partitioned filters
+    /// (the library's defaults).
     #[arg(long = "hash")]
     family: Option<String>,
     /// Range reduction: modulo or multiply-shift.

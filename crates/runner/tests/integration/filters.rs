@@ -1362,3 +1362,33 @@ fn build_help_names_every_preset() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `build --help`'s default hash for each variant is the one a build
+/// without `--hash` uses.
+#[test]
+fn build_help_gives_each_variants_default_hash() {
+    let help = bloomlab().args(["build", "--help"]).output().unwrap();
+    let help = String::from_utf8(help.stdout).unwrap();
+    let (_, hash) = help.split_once("--hash <FAMILY>").unwrap();
+    let hash = hash.split("\n      --").next().unwrap().replace('\n', " ");
+    let hash = hash.split_whitespace().collect::<Vec<_>>().join(" ");
+    let dir = scratch("default-hash");
+    let items = dir.join("items.txt");
+    std::fs::write(&items, "a\n").unwrap();
+    let out = dir.join("f.bin");
+    for (variants, family) in [
+        ("standard and counting", "xxh3-128"),
+        ("blocked and partitioned", "xxh3-64"),
+    ] {
+        let clause = format!("{family} for {variants} filters");
+        assert!(hash.contains(&clause), "{clause:?} not in {hash:?}");
+        for variant in variants.split(" and ") {
+            let args = ["--variant", variant, "--n", "10", "--p", "0.1"];
+            build_ok(&args, &items, &out);
+            let info =
+                json_lines(&["inspect", out.to_str().unwrap(), "--json"]);
+            assert_eq!(info[0]["hash"], family, "{variant}");
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
