@@ -215,25 +215,31 @@ fn register_font() {
 }
 
 /// The charts to draw: the declared ones, or every one the data
-/// supports.
-pub fn specs(kinds: Option<&[ChartKind]>, sums: &[Summary]) -> Vec<Spec> {
+/// supports; their error bars are `confidence` intervals (the
+/// experiment's, as the summaries were computed with).
+pub fn specs(
+    kinds: Option<&[ChartKind]>,
+    sums: &[Summary],
+    confidence: f64,
+) -> Vec<Spec> {
+    let bars = interval_name(confidence);
     let declared = kinds.is_some();
     let kinds: Vec<ChartKind> =
         kinds.map_or_else(|| ChartKind::ALL.to_vec(), <[_]>::to_vec);
     let mut out = Vec::new();
     for kind in kinds {
         let made = match kind {
-            ChartKind::FprVsLoad => fpr_vs(sums, Axis::Load),
-            ChartKind::FprVsK => fpr_vs(sums, Axis::K),
+            ChartKind::FprVsLoad => fpr_vs(sums, Axis::Load, &bars),
+            ChartKind::FprVsK => fpr_vs(sums, Axis::K, &bars),
             ChartKind::HashComparison => hash_comparison(sums),
             ChartKind::BitsVsFpr => bits_vs_fpr(sums),
             ChartKind::Throughput => throughput(sums),
-            ChartKind::CountingChurn => counting_churn(sums),
-            ChartKind::ScalableGrowth => scalable_growth(sums),
+            ChartKind::CountingChurn => counting_churn(sums, &bars),
+            ChartKind::ScalableGrowth => scalable_growth(sums, &bars),
             ChartKind::Formulas => {
                 // Undeclared, only where many small filters were averaged.
                 if declared || sums.iter().any(|s| s.trials >= 20) {
-                    formulas(sums)
+                    formulas(sums, &bars)
                 } else {
                     Vec::new()
                 }
@@ -242,6 +248,14 @@ pub fn specs(kinds: Option<&[ChartKind]>, sums: &[Summary]) -> Vec<Spec> {
         out.extend(made);
     }
     out
+}
+
+/// "95% interval" for a confidence of 0.95: what a chart's error bars
+/// are.
+fn interval_name(confidence: f64) -> String {
+    let percent = format!("{:.4}", confidence * 100.0);
+    let percent = percent.trim_end_matches('0').trim_end_matches('.');
+    format!("{percent}% interval")
 }
 
 /// Draws every spec into `dir` (SVG and PNG), staged in `staged` under
@@ -706,7 +720,7 @@ fn measured(sums: &[Summary]) -> Vec<&Summary> {
     sums.iter().filter(|s| s.trials > 0 && s.fpr.is_finite()).collect()
 }
 
-fn fpr_vs(sums: &[Summary], axis: Axis) -> Vec<Spec> {
+fn fpr_vs(sums: &[Summary], axis: Axis, bars: &str) -> Vec<Spec> {
     // Scalable filters have their own chart (their m/n follows n).
     let ok: Vec<Summary> = measured(sums)
         .into_iter()
@@ -760,8 +774,7 @@ fn fpr_vs(sums: &[Summary], axis: Axis) -> Vec<Spec> {
     }
     // One legend entry explains every dashed line.
     series.push(Series {
-        name: "dashed: the design's matching formula (bars: 95% interval)"
-            .into(),
+        name: format!("dashed: the design's matching formula (bars: {bars})"),
         color: 7,
         style: Style::Dashed,
         points: Vec::new(),
@@ -1011,7 +1024,7 @@ fn throughput(sums: &[Summary]) -> Vec<Spec> {
     }]
 }
 
-fn formulas(sums: &[Summary]) -> Vec<Spec> {
+fn formulas(sums: &[Summary], bars: &str) -> Vec<Spec> {
     let ok: Vec<&Summary> =
         measured(sums).into_iter().filter(|s| s.theory > 0.0).collect();
     if ok.is_empty() {
@@ -1050,7 +1063,7 @@ fn formulas(sums: &[Summary]) -> Vec<Spec> {
         reference: Some((1.0, "matching formula".into())),
         series: vec![
             Series {
-                name: "measured (mean of filters, 95% interval)".into(),
+                name: format!("measured (mean of filters, {bars})"),
                 color: 0,
                 style: Style::Points,
                 points: pts(&|s| Pt {
@@ -1106,7 +1119,7 @@ fn headroom(x: f64, y: f64) -> Series {
 /// items) vs churn, one series per load; and every width's false-positive
 /// rate vs churn against the exact formula for the live load. Drawn when
 /// counting points cover at least two churn values.
-fn counting_churn(sums: &[Summary]) -> Vec<Spec> {
+fn counting_churn(sums: &[Summary], bars: &str) -> Vec<Spec> {
     let ok: Vec<&Summary> = measured(sums)
         .into_iter()
         .filter(|s| s.first.counter_bits.is_some() && s.first.churn.is_some())
@@ -1251,7 +1264,7 @@ fn counting_churn(sums: &[Summary]) -> Vec<Spec> {
                 name: if named {
                     String::new()
                 } else {
-                    format!("{w}-bit counters (measured, 95% interval)")
+                    format!("{w}-bit counters (measured, {bars})")
                 },
                 color,
                 style: Style::Points,
@@ -1323,7 +1336,7 @@ fn counting_churn(sums: &[Summary]) -> Vec<Spec> {
 /// inserted) vs items inserted against a fixed-size filter sized for the
 /// final n. Drawn when the scalable points of some design cover at least
 /// two values of n.
-fn scalable_growth(sums: &[Summary]) -> Vec<Spec> {
+fn scalable_growth(sums: &[Summary], bars: &str) -> Vec<Spec> {
     let ok: Vec<&Summary> =
         measured(sums).into_iter().filter(|s| s.target().is_some()).collect();
     // One series per design and target, in plan order.
@@ -1420,9 +1433,10 @@ fn scalable_growth(sums: &[Summary]) -> Vec<Spec> {
         });
     }
     series.push(Series {
-        name: "dashed: prediction 1-Π(1-P_i) from the layers' realised fill \
-               (bars: 95% interval)"
-            .into(),
+        name: format!(
+            "dashed: prediction 1-Π(1-P_i) from the layers' realised fill \
+             (bars: {bars})"
+        ),
         color: 7,
         style: Style::Dashed,
         points: Vec::new(),

@@ -26,7 +26,7 @@ pub fn write_all(
     let kinds: Option<Vec<ChartKind>> = info.charts.as_ref().map(|names| {
         names.iter().filter_map(|n| ChartKind::from_name(n).ok()).collect()
     });
-    let specs = charts::specs(kinds.as_deref(), sums);
+    let specs = charts::specs(kinds.as_deref(), sums, info.confidence);
     let drawn = charts::draw_all(&dir.join("charts"), &specs, staged)?;
     let html = html(info, rows, sums, &drawn);
     staged.write(&dir.join("report.html"), html.as_bytes())?;

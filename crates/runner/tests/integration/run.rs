@@ -367,3 +367,14 @@ fn report_survives_edited_counts_and_refuses_a_bad_confidence() {
     );
     assert_eq!(std::fs::read(out.join("report.html")).unwrap(), kept);
 }
+
+/// A chart's error bars are the experiment's intervals, and the legend
+/// says at what confidence.
+#[test]
+fn chart_legends_name_the_experiments_confidence() {
+    let ran = crate::run_experiment(&tiny("confidence = 0.8", ""));
+    let svg = std::fs::read_to_string(ran.out.join("charts/fpr-vs-load.svg"))
+        .unwrap();
+    assert!(svg.contains("(bars: 80% interval)"), "legend of fpr-vs-load");
+    assert!(!svg.contains("95%"), "no other confidence named");
+}
