@@ -7,29 +7,16 @@ use serde::{Deserialize, Serialize};
 /// The runner's version, `CARGO_PKG_VERSION`.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 
-/// The git revision of the working tree the run started in (`git
-/// rev-parse --short=12 HEAD`, with `-dirty` when tracked files differ),
-/// or `None` outside a repository or without git.
+/// The git revision bloomlab was built from (`git rev-parse --short=12
+/// HEAD` of its source tree at build time, with `-dirty` when tracked
+/// files differed), or `None` when it was built outside a git checkout
+/// or without git. Recorded by the build script, not asked at run time:
+/// that would name the repository the user runs bloomlab in.
+pub const GIT_REVISION: Option<&str> = option_env!("BLOOMLAB_GIT_REVISION");
+
+/// [`GIT_REVISION`], owned.
 pub fn git_revision() -> Option<String> {
-    let out = std::process::Command::new("git")
-        .args(["rev-parse", "--short=12", "HEAD"])
-        .stderr(std::process::Stdio::null())
-        .output()
-        .ok()?;
-    if !out.status.success() {
-        return None;
-    }
-    let rev = String::from_utf8(out.stdout).ok()?.trim().to_string();
-    if rev.is_empty() {
-        return None;
-    }
-    let dirty = std::process::Command::new("git")
-        .args(["status", "--porcelain", "--untracked-files=no"])
-        .stderr(std::process::Stdio::null())
-        .output()
-        .ok()
-        .is_some_and(|o| o.status.success() && !o.stdout.is_empty());
-    Some(if dirty { format!("{rev}-dirty") } else { rev })
+    GIT_REVISION.map(str::to_owned)
 }
 
 /// `VERSION` and the git revision, as results rows carry it:

@@ -378,3 +378,38 @@ fn chart_legends_name_the_experiments_confidence() {
     assert!(svg.contains("(bars: 80% interval)"), "legend of fpr-vs-load");
     assert!(!svg.contains("95%"), "no other confidence named");
 }
+
+/// run.json names the revision bloomlab was built from, even when the
+/// run starts inside another git repository.
+#[test]
+fn provenance_names_bloomlabs_revision_not_the_working_directorys() {
+    let dir = tempfile::tempdir().unwrap();
+    let git = |args: &[&str]| {
+        std::process::Command::new("git")
+            .current_dir(dir.path())
+            .args(["-c", "user.name=t", "-c", "user.email=t@t"])
+            .args(args)
+            .output()
+    };
+    write(dir.path(), "t.toml", &tiny("", ""));
+    let repo = git(&["init", "-q"]).is_ok_and(|o| o.status.success())
+        && git(&["add", "t.toml"]).is_ok_and(|o| o.status.success())
+        && git(&["commit", "-qm", "other"]).is_ok_and(|o| o.status.success());
+    let out = dir.path().join("out");
+    let o = crate::bloomlab()
+        .current_dir(dir.path())
+        .args(["run", "--quiet", "t.toml", "--out", "out"])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let info: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out.join("run.json")).unwrap())
+            .unwrap();
+    let built = option_env!("BLOOMLAB_GIT_REVISION");
+    assert_eq!(info["git_revision"].as_str(), built);
+    if repo {
+        let head = git(&["rev-parse", "--short=12", "HEAD"]).unwrap();
+        let head = String::from_utf8(head.stdout).unwrap();
+        assert!(!built.unwrap_or("").starts_with(head.trim()));
+    }
+}
