@@ -931,7 +931,8 @@ fn scalable_layout_growth_tightening_through_the_cli() {
     let text = String::from_utf8(text.stdout).unwrap();
     // `key: value` lines, as every variant's, then one line per layer.
     for line in [
-        "format: native\nvariant: scalable\nlayer layout: partitioned\n",
+        "format: native\nvariant: scalable\nhash: xxh3-64\nseed: 0\n",
+        "\nreduction: multiply-shift\nlayer layout: partitioned\n",
         "\nexpansion: 2\ntightening: 0.5\n",
         &format!(
             "\nexpected fpp: {:e}\n",
