@@ -68,11 +68,24 @@ pub fn rebuild(dir: &Path) -> Result<(Vec<Summary>, Vec<Check>)> {
             ),
         });
     }
+    if rows.len() != info.trials {
+        return Err(Error::Format {
+            path: csv,
+            message: format!(
+                "{} rows where run.json records {}: the file was cut or \
+                 added to; run the experiment again with `bloomlab run`",
+                rows.len(),
+                info.trials
+            ),
+        });
+    }
     let sums = results::summarise(&rows, info.confidence);
     let checks = results::check(&info.invariants, &sums);
     info.checks = checks.clone();
     let mut staged = sweep::Staged::default();
     write_all(dir, &mut info, &rows, &sums, &mut staged)?;
+    // run.json's checks follow the rows, as report.html's do.
+    sweep::stage_json(&mut staged, &dir.join("run.json"), &info)?;
     staged.commit()?;
     Ok((sums, checks))
 }

@@ -559,7 +559,53 @@ pub fn read(path: &Path) -> Result<Vec<Row>> {
             ),
         });
     }
+    check_rows(path, &rows)?;
     Ok(rows)
+}
+
+/// Refuses rows no run writes: a (point, trial) pair twice (a file
+/// appended to itself or two runs mixed), or counts that cannot be (more
+/// false positives than queries, more false negatives than members).
+/// Other edits are the user's to make; `report` recomputes from them.
+fn check_rows(path: &Path, rows: &[Row]) -> Result<()> {
+    let bad = |i: usize, message: String| Error::Format {
+        path: path.to_path_buf(),
+        // Line 1 is the header.
+        message: format!(
+            "line {}: {message}; run the experiment again with `bloomlab run`",
+            i + 2
+        ),
+    };
+    let mut seen = std::collections::HashSet::new();
+    for (i, r) in rows.iter().enumerate() {
+        if !seen.insert((r.point, r.trial)) {
+            return Err(bad(
+                i,
+                format!(
+                    "point {} trial {} again: the file repeats rows or \
+                     mixes runs",
+                    r.point, r.trial
+                ),
+            ));
+        }
+        if let (Some(fp), Some(q)) = (r.false_positives, r.queries)
+            && fp > q
+        {
+            return Err(bad(
+                i,
+                format!("{fp} false positives out of {q} queries"),
+            ));
+        }
+        if let Some(fn_) = r.false_negatives
+            && fn_ > r.n
+        {
+            return Err(bad(
+                i,
+                format!("{fn_} false negatives among {} members", r.n),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// A grid point's trials, summarised.

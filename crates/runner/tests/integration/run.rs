@@ -334,7 +334,8 @@ fn report_refuses_results_missing_a_column() {
 
 /// Hand-edited inputs of `report`: counts at `u64::MAX` are summed
 /// without overflow (a panic in debug builds, a wrap in release ones),
-/// and a `run.json` whose confidence no run writes is refused instead of
+/// the checks in report.html and run.json follow the edited rows, and a
+/// `run.json` whose confidence no run writes is refused instead of
 /// quietly drawn at 95%.
 #[test]
 fn report_survives_edited_counts_and_refuses_a_bad_confidence() {
@@ -342,7 +343,7 @@ fn report_survives_edited_counts_and_refuses_a_bad_confidence() {
     let out = &ran.out;
     let max = u64::MAX.to_string();
     let text =
-        with_cells(&ran.csv, &[("queries", &max), ("false_negatives", &max)]);
+        with_cells(&ran.csv, &[("queries", &max), ("false_negatives", "1")]);
     std::fs::write(out.join("results.csv"), text).unwrap();
     let o =
         bloomlab().arg("report").arg(out).env("RUST_BACKTRACE", "0").output();
@@ -353,6 +354,13 @@ fn report_survives_edited_counts_and_refuses_a_bad_confidence() {
     // the file says (report, unlike verify, exits 0 on a failed check).
     assert_eq!(o.status.code(), Some(0), "{err}");
     assert!(err.contains("1 of 2 invariants held"), "{err}");
+    let json = std::fs::read_to_string(out.join("run.json")).unwrap();
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let held = |name: &str| {
+        let checks = v["checks"].as_array().unwrap();
+        checks.iter().find(|c| c["name"] == name).unwrap()["held"].clone()
+    };
+    assert_eq!(held("no-false-negatives"), false, "run.json: {json}");
 
     let path = out.join("run.json");
     let json = std::fs::read_to_string(&path).unwrap();
@@ -411,5 +419,45 @@ fn provenance_names_bloomlabs_revision_not_the_working_directorys() {
         let head = git(&["rev-parse", "--short=12", "HEAD"]).unwrap();
         let head = String::from_utf8(head.stdout).unwrap();
         assert!(!built.unwrap_or("").starts_with(head.trim()));
+    }
+}
+
+/// `report` refuses rows no run writes, and changes nothing: a file
+/// appended to itself, one cut short, more false positives than queries
+/// or more false negatives than members.
+#[test]
+fn report_refuses_repeated_missing_or_impossible_rows() {
+    let ran = crate::run_experiment(&tiny("", ""));
+    let (out, csv) = (&ran.out, &ran.csv);
+    let kept = ["report.html", "run.json", "charts/fpr-vs-load.svg"]
+        .map(|f| std::fs::read(out.join(f)).unwrap());
+    let body: String = csv.lines().skip(1).map(|l| format!("{l}\n")).collect();
+    let mut lines: Vec<&str> = csv.lines().collect();
+    lines.pop();
+    let cut = lines.join("\n") + "\n";
+    let rows = csv.lines().count();
+    for (text, needle) in [
+        (
+            format!("{csv}{body}"),
+            &*format!("line {}: point 0 trial 0 again", rows + 1),
+        ),
+        (
+            cut,
+            &*format!("{} rows where run.json records {}", rows - 2, rows - 1),
+        ),
+        (
+            with_cells(csv, &[("queries", "5"), ("false_positives", "6")]),
+            "line 2: 6 false positives out of 5 queries",
+        ),
+        (
+            with_cells(csv, &[("false_negatives", "501")]),
+            "line 2: 501 false negatives among 500 members",
+        ),
+    ] {
+        std::fs::write(out.join("results.csv"), &text).unwrap();
+        crate::fails_with(&["report", out.to_str().unwrap()], 1, needle);
+        let now = ["report.html", "run.json", "charts/fpr-vs-load.svg"]
+            .map(|f| std::fs::read(out.join(f)).unwrap());
+        assert!(now == kept, "{needle}: the folder changed");
     }
 }
