@@ -860,7 +860,52 @@ pub fn summarise(rows: &[Row], confidence: f64) -> Vec<Summary> {
             first,
         });
     }
+    disambiguate(&mut out);
     out
+}
+
+/// What sets a design apart beyond its [`label`] (the load, `n`, bits
+/// per key, `p` and `k`, and the key set are charted apart), by name.
+fn design_parts(r: &Row) -> [(&'static str, String); 11] {
+    let opt = |v: Option<String>| v.unwrap_or_default();
+    [
+        ("preset", r.preset.clone()),
+        ("hash", r.family.clone()),
+        ("strategy", r.strategy.clone()),
+        ("reduction", r.reduction.clone()),
+        ("block-bits", opt(r.block_bits.map(|b| b.to_string()))),
+        ("counter-bits", opt(r.counter_bits.map(|b| b.to_string()))),
+        ("churn", opt(r.churn.map(|c| c.to_string()))),
+        ("n0", opt(r.initial_capacity.map(|c| c.to_string()))),
+        ("s", opt(r.growth.map(|g| g.to_string()))),
+        ("r", opt(r.tightening.map(|t| t.to_string()))),
+        ("layout", r.layer_layout.clone()),
+    ]
+}
+
+/// Where points of different designs share a label, appends to each the
+/// parts that tell them apart (`reduction=modulo`), so that the report's
+/// rows and the charts' series do not merge them. Labels that are unique
+/// stay as they are.
+fn disambiguate(sums: &mut [Summary]) {
+    let mut by_label: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+    for (i, s) in sums.iter().enumerate() {
+        by_label.entry(s.label.clone()).or_default().push(i);
+    }
+    for idx in by_label.into_values() {
+        let parts: Vec<_> =
+            idx.iter().map(|&i| design_parts(&sums[i].first)).collect();
+        let differs: Vec<usize> = (0..parts[0].len())
+            .filter(|&j| parts.iter().any(|p| p[j].1 != parts[0][j].1))
+            .collect();
+        for (&i, p) in idx.iter().zip(&parts) {
+            for &j in &differs {
+                let (name, value) = &p[j];
+                let value = if value.is_empty() { "none" } else { value };
+                sums[i].label.push_str(&format!(" {name}={value}"));
+            }
+        }
+    }
 }
 
 /// A formula's rate over the rows, each row weighted by its queries (the

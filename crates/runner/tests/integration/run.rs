@@ -461,3 +461,25 @@ fn report_refuses_repeated_missing_or_impossible_rows() {
         assert!(now == kept, "{needle}: the folder changed");
     }
 }
+
+/// Designs that differ only where the label is silent (here the
+/// reduction) get labels that tell them apart, in the report and in the
+/// charts' series, instead of merging.
+#[test]
+fn designs_differing_beyond_the_label_are_told_apart() {
+    let ran = crate::run_experiment(
+        "name = \"apart\"\ndescription = \"d\"\nseed = 1\n\
+         charts = [\"fpr-vs-load\"]\n[queries]\nper-filter = 2000\n\
+         [[grid]]\nvariant = [\"standard\"]\nstrategy = [\"double\"]\n\
+         reduction = [\"modulo\", \"multiply-shift\"]\nn = [2000]\n\
+         bits-per-element = [6, 10]\n",
+    );
+    let html = std::fs::read_to_string(ran.out.join("report.html")).unwrap();
+    let svg = std::fs::read_to_string(ran.out.join("charts/fpr-vs-load.svg"))
+        .unwrap();
+    for r in ["modulo", "multiply-shift"] {
+        let label = format!("standard xxh3-64 double reduction={r}");
+        assert!(html.contains(&label), "{label} not in report.html");
+        assert!(svg.contains(&label), "{label} not a series of the chart");
+    }
+}
