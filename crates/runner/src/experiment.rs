@@ -910,6 +910,7 @@ fn expand(
             queries: budget,
         };
         variants::normalise(&mut p);
+        p.key_set.check_members(p.n).map_err(|e| format!("{at}: {e}"))?;
         if p.variant == Variant::Scalable {
             check_scalable(&p, at)?;
         } else {

@@ -116,6 +116,21 @@ impl FileKeys {
 }
 
 impl KeySet {
+    /// Whether the set holds `n` members and a non-member: a key file
+    /// needs more than `n` distinct keys (the others always do).
+    pub fn check_members(&self, n: u64) -> Result<(), String> {
+        match self {
+            KeySet::File(f) if f.len() <= n => Err(format!(
+                "key file `{}` has {} distinct keys; n = {n} needs at least \
+                 {} (n members and one non-member)",
+                f.name,
+                f.len(),
+                n + 1
+            )),
+            _ => Ok(()),
+        }
+    }
+
     /// Parses a key-set name; `file:PATH` is read now, relative to `base`.
     pub fn parse(name: &str, base: &Path) -> Result<KeySet, String> {
         Ok(match name {
@@ -316,16 +331,8 @@ impl TrialKeys {
         let salt = mix64(trial_seed ^ 0x3c6e_f372_fe94_f82b);
         let base = mix64(salt) >> 24;
         let mut order = Vec::new();
+        set.check_members(n)?;
         if let KeySet::File(f) = set {
-            if f.len() <= n {
-                return Err(format!(
-                    "key file `{}` has {} distinct keys; n = {n} needs at \
-                     least {} (n members and one non-member)",
-                    f.name,
-                    f.len(),
-                    n + 1
-                ));
-            }
             // Fisher–Yates with SplitMix64, from the trial's seed.
             order = (0..f.len() as u32).collect();
             let mut state = salt;

@@ -103,6 +103,24 @@ fn missing_key_file_is_rejected() {
     );
 }
 
+/// A key file with too few keys for a point's `n` is a plan error, found
+/// before anything runs or is written, not a row of failed trials.
+#[test]
+fn a_key_file_too_short_for_n_is_rejected_up_front() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "few.txt", "a\nb\nc\nb\n");
+    let text = tiny("", "key-set = [\"file:few.txt\"]")
+        .replace("n = [500]", "n = [3]");
+    let path = write(dir.path(), "x.toml", &text);
+    let out = dir.path().join("out");
+    fails_with(
+        &["run", path.to_str().unwrap(), "--out", out.to_str().unwrap()],
+        1,
+        "key file `file:few.txt` has 3 distinct keys; n = 3 needs at least 4",
+    );
+    assert!(!out.exists(), "a rejected experiment wrote output");
+}
+
 /// An experiment file that cannot be read: one line naming it and the
 /// operating system's reason, once, from `run` and `verify` alike.
 #[test]
