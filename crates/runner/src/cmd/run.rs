@@ -16,8 +16,8 @@ pub(crate) struct Args {
     /// experiment's name).
     #[arg(long)]
     out: Option<PathBuf>,
-    /// Worker threads (default: every core).
-    #[arg(long)]
+    /// Worker threads, 1 to 1024 (default: every core).
+    #[arg(long, value_parser = super::threads)]
     threads: Option<usize>,
     /// Fewer trials and queries (the experiment's `[quick]` factors).
     #[arg(long)]

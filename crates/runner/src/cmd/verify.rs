@@ -13,8 +13,8 @@ pub(crate) struct Args {
     /// removed afterwards).
     #[arg(long)]
     out: Option<PathBuf>,
-    /// Worker threads (default: every core).
-    #[arg(long)]
+    /// Worker threads, 1 to 1024 (default: every core).
+    #[arg(long, value_parser = super::threads)]
     threads: Option<usize>,
     /// Run the experiment at full size instead of its quick size.
     #[arg(long)]

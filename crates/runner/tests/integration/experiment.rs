@@ -252,3 +252,21 @@ fn a_filter_too_large_to_build_is_refused_before_allocating() {
         "n = 1099511627777 must be at most 2^40",
     );
 }
+
+/// `--threads` is bounded: 0 or a hundred thousand threads is refused
+/// before any is started.
+#[test]
+fn threads_out_of_range_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = write(dir.path(), "x.toml", &tiny("", ""));
+    let path = path.to_str().unwrap();
+    for verb in ["run", "verify"] {
+        for n in ["0", "100000"] {
+            fails_with(
+                &[verb, path, "--threads", n],
+                2,
+                "must be from 1 to 1024",
+            );
+        }
+    }
+}
