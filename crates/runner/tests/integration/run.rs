@@ -483,3 +483,17 @@ fn designs_differing_beyond_the_label_are_told_apart() {
         assert!(svg.contains(&label), "{label} not a series of the chart");
     }
 }
+
+/// report.html shows the charts' time that run.json records, not a 0
+/// taken before they were drawn.
+#[test]
+fn report_shows_the_charts_time_run_json_records() {
+    let ran = crate::run_experiment(&tiny("", ""));
+    let html = std::fs::read_to_string(ran.out.join("report.html")).unwrap();
+    let json = std::fs::read_to_string(ran.out.join("run.json")).unwrap();
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let charts = v["timings"]["report"].as_f64().unwrap();
+    assert!(charts > 0.0, "{json}");
+    let shown = format!("charts {charts:.1} s");
+    assert!(html.contains(&shown), "{shown} not in report.html");
+}
