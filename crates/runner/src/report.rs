@@ -28,7 +28,23 @@ pub fn write_all(
     });
     let t0 = std::time::Instant::now();
     let specs = charts::specs(kinds.as_deref(), sums, info.confidence);
-    let drawn = charts::draw_all(&dir.join("charts"), &specs, staged)?;
+    let chart_dir = dir.join("charts");
+    let drawn = charts::draw_all(&chart_dir, &specs, staged)?;
+    // An earlier run's charts that this one does not draw would sit
+    // beside its own as if they belonged to it.
+    let ours: Vec<String> = drawn
+        .iter()
+        .flat_map(|d| [format!("{}.svg", d.stem), format!("{}.png", d.stem)])
+        .collect();
+    let entries =
+        std::fs::read_dir(&chart_dir).map_err(|e| Error::io(&chart_dir, e))?;
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let chart = name.ends_with(".svg") || name.ends_with(".png");
+        if chart && !name.starts_with('.') && !ours.contains(&name) {
+            staged.remove_at_commit(&entry.path());
+        }
+    }
     // Measured before the page is made, so that the page can show it.
     info.timings.report = t0.elapsed().as_secs_f64();
     let html = html(info, rows, sums, &drawn);

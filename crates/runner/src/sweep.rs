@@ -298,6 +298,8 @@ fn link_target(path: &Path) -> PathBuf {
 #[derive(Debug, Default)]
 pub struct Staged {
     files: Vec<(Pending, PathBuf)>,
+    /// Removed after the renames (an earlier run's charts).
+    stale: Vec<PathBuf>,
 }
 
 #[derive(Debug)]
@@ -347,7 +349,15 @@ impl Staged {
             .push((Pending::Keep(from.to_path_buf()), path.to_path_buf()));
     }
 
-    /// Renames every file into place, in the order they were added.
+    /// Removes `path` once every file is in place (a file of an earlier
+    /// run that this one does not replace); kept if the commit never
+    /// comes.
+    pub fn remove_at_commit(&mut self, path: &Path) {
+        self.stale.push(path.to_path_buf());
+    }
+
+    /// Renames every file into place, in the order they were added, then
+    /// removes the stale ones.
     pub fn commit(self) -> Result<()> {
         // A folder where a file goes would stop the renames half-way;
         // found first, it changes nothing.
@@ -375,6 +385,14 @@ impl Staged {
                         .and_then(|mut f| f.write_all(&bytes))
                         .map_err(|e| Error::io(&path, e))?;
                 }
+            }
+        }
+        for path in self.stale {
+            match std::fs::remove_file(&path) {
+                Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                    return Err(Error::io(&path, e));
+                }
+                _ => {}
             }
         }
         Ok(())

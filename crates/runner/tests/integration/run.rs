@@ -497,3 +497,25 @@ fn report_shows_the_charts_time_run_json_records() {
     let shown = format!("charts {charts:.1} s");
     assert!(html.contains(&shown), "{shown} not in report.html");
 }
+
+/// A run into a folder that holds an earlier run's charts removes the
+/// ones it does not draw (other files stay), so charts/ shows this run.
+#[test]
+fn a_new_run_removes_charts_it_does_not_draw() {
+    let ran = crate::run_experiment(&tiny("", ""));
+    let charts = ran.out.join("charts");
+    let names = || {
+        let mut v: Vec<String> = std::fs::read_dir(&charts)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        v.sort();
+        v
+    };
+    assert!(names().len() > 2, "{:?}", names());
+    std::fs::write(charts.join("notes.txt"), "mine").unwrap();
+    let dir = ran.out.parent().unwrap();
+    let exp = write(dir, "one.toml", &tiny("charts = [\"fpr-vs-load\"]", ""));
+    crate::run_into(&exp, &ran.out, &[]);
+    assert_eq!(names(), ["fpr-vs-load.png", "fpr-vs-load.svg", "notes.txt"]);
+}
