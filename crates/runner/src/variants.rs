@@ -126,11 +126,23 @@ impl Preset {
     /// Looks a preset up by name.
     pub fn from_name(name: &str) -> Result<Preset, String> {
         Preset::ALL.into_iter().find(|p| p.name() == name).ok_or_else(|| {
-            format!(
-                "unknown preset `{name}` (known: none, {}; hutool presets \
-                 arrive with the partitioned variant)",
-                Preset::ALL.map(Preset::name).join(", ")
-            )
+            let known = Preset::ALL.map(Preset::name).join(", ");
+            if matches!(ScalablePreset::from_name(name), Ok(Some(_))) {
+                format!(
+                    "`{name}` is a scalable filter's preset: give it as \
+                     scalable-preset = [\"{name}\"] (preset knows: none, \
+                     {known})"
+                )
+            } else if name.starts_with("hutool-") {
+                format!(
+                    "preset `{name}` is for `bloomlab build --variant \
+                     partitioned`; in experiments, hutool's hashing is its \
+                     families (family = [\"hutool-elf\", ...], see \
+                     `bloomlab list`) (preset knows: none, {known})"
+                )
+            } else {
+                format!("unknown preset `{name}` (known: none, {known})")
+            }
         })
     }
 

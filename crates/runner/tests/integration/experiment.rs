@@ -270,3 +270,19 @@ fn threads_out_of_range_are_refused() {
         }
     }
 }
+
+/// A preset that belongs elsewhere says where: a scalable preset goes in
+/// `scalable-preset`, hutool's are `bloomlab build`'s.
+#[test]
+fn a_preset_from_elsewhere_says_where_it_goes() {
+    let with = |p: &str| tiny("", &format!("preset = [\"{p}\"]"));
+    bad(&with("redisbloom"), "give it as scalable-preset = [\"redisbloom\"]");
+    bad(
+        &with("hutool-bitset"),
+        "is for `bloomlab build --variant partitioned`",
+    );
+    bad(
+        &with("nope"),
+        "unknown preset `nope` (known: none, guava, guava-mitz32)",
+    );
+}
