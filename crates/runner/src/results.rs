@@ -976,16 +976,21 @@ pub struct Check {
 pub fn check(inv: &Invariants, sums: &[Summary]) -> Vec<Check> {
     let mut out = Vec::new();
     if inv.no_false_negatives {
-        let bad: Vec<&Summary> =
-            sums.iter().filter(|s| s.false_negatives > 0).collect();
-        let total = total(sums.iter().map(|s| s.false_negatives));
+        // A point whose every trial failed queried no member.
+        let applies: Vec<&Summary> =
+            sums.iter().filter(|s| s.trials > 0).collect();
+        let bad: Vec<&&Summary> =
+            applies.iter().filter(|s| s.false_negatives > 0).collect();
+        let total = total(applies.iter().map(|s| s.false_negatives));
         out.push(Check {
             name: "no-false-negatives".into(),
             bound: "0".into(),
+            // With no point run, `trials-ran` fails the run instead.
             held: bad.is_empty(),
-            checked: sums.len(),
+            checked: applies.len(),
             failed: bad.len(),
             detail: match bad.first() {
+                None if applies.is_empty() => "no point ran".into(),
                 None => "no member was ever missed".into(),
                 Some(s) => format!(
                     "{total} false negatives; first at point {} ({})",
@@ -1359,5 +1364,28 @@ mod tests {
         let sums = summarise(&rows, 0.95);
         assert!(sums[0].z.abs() < 1.0, "{}", sums[0].z);
         assert!(check(&consistent(4.0), &sums)[0].held);
+    }
+
+    /// no-false-negatives checks the points that ran: one whose every
+    /// trial failed queried no member and is not counted as checked
+    /// (`trials-ran` fails a run where none ran).
+    #[test]
+    fn no_false_negatives_counts_only_points_that_ran() {
+        let failed = Row {
+            point: 1,
+            err: "the sizing needs 997 hash functions".into(),
+            ..measured(1, 0, (1, 1_000), 1e-3)
+        };
+        let inv =
+            Invariants { no_false_negatives: true, ..Invariants::default() };
+        let sums = summarise(
+            &[measured(0, 0, (1, 1_000), 1e-3), failed.clone()],
+            0.95,
+        );
+        let c = &check(&inv, &sums)[0];
+        assert!(c.held && c.checked == 1 && c.failed == 0, "{c:?}");
+        let c = &check(&inv, &summarise(&[failed], 0.95))[0];
+        assert!(c.checked == 0, "{c:?}");
+        assert_eq!(c.detail, "no point ran");
     }
 }
