@@ -146,7 +146,11 @@ pub struct GridDef {
 
 /// `k = "optimal"` or `k = [3, 5, 7]`.
 #[derive(Debug, Clone, Deserialize)]
-#[serde(untagged)]
+#[serde(
+    untagged,
+    expecting = "k must be \"optimal\" or a list of k values, such as \
+                 [3, 5, 7] (k = [7] for one)"
+)]
 pub enum KDef {
     /// `"optimal"`.
     Named(String),
@@ -201,7 +205,11 @@ pub struct InvariantsDef {
 
 /// `fpr-under-target = true` or `fpr-under-target = ["none", "almeida"]`.
 #[derive(Debug, Clone, Deserialize)]
-#[serde(untagged)]
+#[serde(
+    untagged,
+    expecting = "fpr-under-target must be true, false or a list of \
+                 scalable presets, such as [\"none\", \"almeida\"]"
+)]
 pub enum UnderTargetDef {
     /// Every design that promises its target (or none, with `false`).
     All(bool),

@@ -286,3 +286,15 @@ fn a_preset_from_elsewhere_says_where_it_goes() {
         "unknown preset `nope` (known: none, guava, guava-mitz32)",
     );
 }
+
+/// A value of the wrong shape for `k` or `fpr-under-target` says what
+/// the field takes, not serde's "did not match any variant".
+#[test]
+fn a_wrongly_shaped_k_or_under_target_says_what_it_takes() {
+    bad(&tiny("", "k = 7"), "k must be \"optimal\" or a list of k values");
+    let under = tiny("", "").replace(
+        "[invariants]\n",
+        "[invariants]\nfpr-under-target = \"yes\"\n",
+    );
+    bad(&under, "fpr-under-target must be true, false or a list");
+}
