@@ -241,8 +241,9 @@ pub(crate) fn run(args: Args) -> Result<()> {
 
 /// A line for stderr when the items outnumber the capacity the filter
 /// was sized for, which it does not grow past (every variant but
-/// `scalable`): the file is still written, as asked, but its
-/// false-positive rate is above the target and the user should know.
+/// `scalable`), when its expected false-positive rate is above the
+/// target: the file is still written, as asked, but the user should
+/// know.
 fn overfull_warning(
     args: &Args,
     keys: &[Vec<u8>],
@@ -251,7 +252,9 @@ fn overfull_warning(
     let (n, p, flag) = sized_for(args)?;
     // Duplicates set no new bits: count each item once.
     let distinct = keys.iter().collect::<HashSet<_>>().len();
-    (distinct as u64 > n).then(|| {
+    // Sizes round up (Guava's to whole words), so a few items more may
+    // still be within the target: only a missed target is worth a word.
+    (distinct as u64 > n && expected_fpp > p).then(|| {
         format!(
             "warning: {distinct} distinct items, more than the {n} the \
              filter is sized for: its expected false-positive rate is {}, \
@@ -279,7 +282,9 @@ fn sized_for(args: &Args) -> Option<(u64, f64, &'static str)> {
             Some((u64::try_from(n).ok()?.max(1), p, flag))
         }
         Some(_) => None,
-        None => Some((args.n?, args.p?, "--n")),
+        // The standard filter sizes n = 0 as Guava's 1 (the others
+        // refuse it before a warning could be given).
+        None => Some((args.n?.max(1), args.p?, "--n")),
     }
 }
 

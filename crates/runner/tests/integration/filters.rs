@@ -1066,8 +1066,9 @@ fn blocked_split_scheme_round_trips() {
 
 /// `build` reports the filter's expected false-positive rate (as
 /// `inspect` computes it), and warns on stderr, still writing the file,
-/// when more distinct items arrive than the filter was sized for; not
-/// for duplicates, not at its capacity, not for a scalable filter.
+/// when more distinct items arrive than the filter was sized for and
+/// its rate is above the target; not for duplicates, not at its
+/// capacity, not for a scalable filter.
 #[test]
 fn build_warns_when_the_items_outnumber_the_capacity() {
     let dir = scratch("overfull");
@@ -1121,6 +1122,15 @@ fn build_warns_when_the_items_outnumber_the_capacity() {
     ];
     let (_, err) = build(&items, &guava);
     assert!(err.contains("--preset-args expectedInsertions 1000"), "{err}");
+
+    // A few items over, where the rounding up to whole words left room:
+    // the rate is still under the target, so no warning. n = 0 is sized
+    // as 1, and the warning says so.
+    let (summary, err) = build(&repeated, &std_args("3"));
+    assert_eq!(err, "");
+    assert!(summary["expected_fpp"].as_f64().unwrap() < 0.01, "{summary}");
+    let (_, err) = build(&items, &std_args("0"));
+    assert!(err.contains("than the 1 the filter is sized for"), "{err}");
 
     for (input, args) in [
         (&items, &std_args("1000")[..]),
