@@ -186,22 +186,24 @@ impl StandardFilter {
             k: f.hash_count(),
             block_bits,
             bits_set,
-            estimated_count: match self {
-                StandardFilter::Classic(_) => {
-                    theory::guava_approximate_element_count(
-                        bits_set,
-                        f.bits(),
-                        f.hash_count(),
-                    )
-                }
-                // Guava has no blocked filter, and its formula undercounts
-                // one (see `BlockedBloomFilter::approximate_element_count`):
-                // the layout's own estimate, rounded as Guava rounds (a
-                // full filter's +∞ saturates to i64::MAX, as Guava's does).
-                StandardFilter::Blocked(_) => {
-                    f.estimated_count().round() as i64
-                }
-            },
+            // Every bit set: the estimate is infinite (Guava throws).
+            estimated_count: f.estimated_count().is_finite().then(
+                || match self {
+                    StandardFilter::Classic(_) => {
+                        theory::guava_approximate_element_count(
+                            bits_set,
+                            f.bits(),
+                            f.hash_count(),
+                        )
+                    }
+                    // Guava has no blocked filter, and its formula undercounts
+                    // one (see `BlockedBloomFilter::approximate_element_count`):
+                    // the layout's own estimate, rounded as Guava rounds.
+                    StandardFilter::Blocked(_) => {
+                        f.estimated_count().round() as i64
+                    }
+                },
+            ),
             expected_fpp: f.expected_fpp(),
             bytes_of_memory: f.bytes_of_memory(),
         }
@@ -272,8 +274,9 @@ pub struct Info {
     pub bits_set: u64,
     /// Estimated number of items: Guava's `approximateElementCount` for
     /// a classic filter, [`Filter::estimated_count`] rounded for a
-    /// blocked one.
-    pub estimated_count: i64,
+    /// blocked one; `None` when it is infinite (every bit set, where
+    /// Guava's throws).
+    pub estimated_count: Option<i64>,
     /// [`Filter::expected_fpp`]: Guava's `expectedFpp`, `(bits set /
     /// m)^k`, for a classic filter, the mean of the blocks' own rates for
     /// a blocked one.
@@ -297,7 +300,11 @@ impl std::fmt::Display for Info {
         }
         writeln!(f, "bits set: {}", self.bits_set)?;
         writeln!(f, "bytes of memory: {}", self.bytes_of_memory)?;
-        writeln!(f, "estimated count: {}", self.estimated_count)?;
+        match self.estimated_count {
+            Some(n) => writeln!(f, "estimated count: {n}")?,
+            // As the other variants print an infinite estimate.
+            None => writeln!(f, "estimated count: inf")?,
+        }
         write!(f, "expected fpp: {:e}", self.expected_fpp)
     }
 }

@@ -146,7 +146,7 @@ fn describe_shows_what_inspect_needs() {
     assert_eq!(info.family, "xxh3-128");
     assert_eq!(info.strategy, "enhanced-double");
     assert_eq!(info.k, 7);
-    assert_eq!(info.estimated_count, 1);
+    assert_eq!(info.estimated_count, Some(1));
     let text = info.to_string();
     for key in ["format: native", "hash: xxh3-128", "m: 9600", "bits set: 7"] {
         assert!(text.contains(key), "{text}");
@@ -168,13 +168,19 @@ fn describe_shows_what_inspect_needs() {
         Builder::rate(5000, 0.01).block_bits(64).build_blocked().unwrap();
     b.insert_many(&(0..5000u64).collect::<Vec<_>>());
     let info = StandardFilter::from(b.clone()).describe(Format::Native);
-    assert_eq!(
-        info.estimated_count,
-        Filter::estimated_count(&b).round() as i64
-    );
-    assert!((5000 - info.estimated_count).abs() <= 74, "{info}");
+    let count = Filter::estimated_count(&b).round() as i64;
+    assert_eq!(info.estimated_count, Some(count));
+    assert!((5000 - count).abs() <= 74, "{info}");
     assert!(b.approximate_element_count() < 5000 - 74);
     assert_eq!(info.expected_fpp, b.expected_fpp());
+    // Every bit set: the estimate is infinite (Guava's throws), shown as
+    // the other variants show it, not as i64::MAX.
+    let mut full = BloomFilter::with_bits(64, 1).unwrap();
+    full.insert_many(&(0..10_000u64).collect::<Vec<_>>());
+    assert_eq!(full.bit_count(), 64);
+    let info = StandardFilter::from(full).describe(Format::Native);
+    assert_eq!(info.estimated_count, None);
+    assert!(info.to_string().contains("\nestimated count: inf\n"), "{info}");
 }
 
 #[test]
