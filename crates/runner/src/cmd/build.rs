@@ -460,6 +460,7 @@ fn size(args: &Args) -> Result<Size> {
 
 fn make_filter(args: &Args) -> Result<AnyFilter> {
     refuse_scalable_flags(args)?;
+    refuse_variant_flags(args)?;
     match (args.variant(), args.preset.as_deref()) {
         (_, Some("guava")) => {
             return Ok(AnyFilter::Standard(
@@ -484,9 +485,6 @@ fn make_filter(args: &Args) -> Result<AnyFilter> {
     if args.variant() == "partitioned" {
         return partitioned(args);
     }
-    if args.counter_bits.is_some() && args.variant() != "counting" {
-        bail!("--counter-bits is for counting filters");
-    }
     if args.variant() == "counting" {
         return counting(args);
     }
@@ -502,9 +500,6 @@ fn make_filter(args: &Args) -> Result<AnyFilter> {
         b = b.block_bits(bits);
     }
     if let Some(name) = &args.block_scheme {
-        if args.variant() != "blocked" {
-            bail!("--block-scheme is for blocked filters");
-        }
         let scheme = BlockScheme::from_name(name).ok_or_else(|| {
             anyhow!(
                 "unknown --block-scheme {name:?}; known: {}",
@@ -532,11 +527,36 @@ fn make_filter(args: &Args) -> Result<AnyFilter> {
     Ok(AnyFilter::Standard(filter, Format::Native))
 }
 
+/// Refuses `--counter-bits` off a counting filter and `--block-bits` or
+/// `--block-scheme` off a blocked one, presets included, rather than
+/// building a filter without them (a scalable filter names its own).
+fn refuse_variant_flags(args: &Args) -> Result<()> {
+    let variant = args.variant();
+    if variant == "scalable" {
+        return Ok(());
+    }
+    let shown = match &args.preset {
+        Some(p) => format!("{variant} (preset {p})"),
+        None => variant.to_owned(),
+    };
+    if args.counter_bits.is_some()
+        && (variant != "counting" || args.preset.is_some())
+    {
+        bail!("--counter-bits is for counting filters, not {shown}; drop it");
+    }
+    if (args.block_bits.is_some() || args.block_scheme.is_some())
+        && (variant != "blocked" || args.preset.is_some())
+    {
+        bail!(
+            "--block-bits and --block-scheme are for blocked filters, not \
+             {shown}; drop them"
+        );
+    }
+    Ok(())
+}
+
 /// `--variant partitioned` without a preset: k slices of m/k bits.
 fn partitioned(args: &Args) -> Result<AnyFilter> {
-    if args.block_bits.is_some() || args.block_scheme.is_some() {
-        bail!("--block-bits and --block-scheme are for blocked filters");
-    }
     let mut config = PartitionedConfig::default();
     if let Some(f) = &args.family {
         config.family = Family::from_name(f)?;
@@ -569,9 +589,6 @@ fn partitioned(args: &Args) -> Result<AnyFilter> {
 
 /// `--variant counting`: `m` counters of `--counter-bits` bits.
 fn counting(args: &Args) -> Result<AnyFilter> {
-    if args.block_bits.is_some() || args.block_scheme.is_some() {
-        bail!("--block-bits and --block-scheme are for blocked filters");
-    }
     let mut b = match size(args)? {
         Size::Rate { n, p } => CountingBloomFilter::builder(n, p),
         Size::Bits { m, k } => CountingBloomFilter::builder_counters(m, k),
@@ -598,6 +615,7 @@ fn scalable(args: &Args, preset: Option<&str>) -> Result<AnyFilter> {
         ("--seed", args.seed.is_some()),
         ("--block-bits", args.block_bits.is_some()),
         ("--block-scheme", args.block_scheme.is_some()),
+        ("--counter-bits", args.counter_bits.is_some()),
         ("--m", args.m.is_some()),
         ("--k", args.k.is_some()),
     ]
@@ -858,6 +876,12 @@ fn guava_params(args: &Args) -> Result<(i64, f64, Strategy)> {
         bail!(
             "preset guava fixes the hash (murmur3-x64-128, seed 0) and the \
              reduction (modulo); drop --hash, --seed and --reduction"
+        );
+    }
+    if args.m.is_some() || args.k.is_some() {
+        bail!(
+            "preset guava sizes the filter from --n and --p (or \
+             --preset-args expectedInsertions,fpp); drop --m and --k"
         );
     }
     let strategy = match &args.strategy {

@@ -1059,7 +1059,7 @@ fn blocked_split_scheme_round_trips() {
     assert!(text.contains("parquet-split-block"), "{text}");
     let err = build("standard", "parquet-split").failure();
     let text = String::from_utf8_lossy(&err.get_output().stderr).into_owned();
-    assert!(text.contains("--block-scheme is for blocked filters"), "{text}");
+    assert!(text.contains("--block-scheme are for blocked filters"), "{text}");
     assert_eq!(std::fs::read(&out).unwrap(), before);
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -1400,6 +1400,94 @@ fn build_help_gives_each_variants_default_hash() {
                 json_lines(&["inspect", out.to_str().unwrap(), "--json"]);
             assert_eq!(info[0]["hash"], family, "{variant}");
         }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A flag the asked-for filter does not use is refused, presets
+/// included, rather than dropped from the build without a word.
+#[test]
+fn flags_a_filter_does_not_use_are_refused() {
+    let dir = scratch("unused-flags");
+    let items = dir.join("items.txt");
+    std::fs::write(&items, "a\nb\n").unwrap();
+    let (i, o) = (items.to_str().unwrap(), dir.join("f.bin"));
+    let o = o.to_str().unwrap();
+    let guava = [
+        "--variant",
+        "standard",
+        "--preset",
+        "guava",
+        "--n",
+        "100",
+        "--p",
+        "0.01",
+    ];
+    let bitset = [
+        "--variant",
+        "partitioned",
+        "--preset",
+        "hutool-bitset",
+        "--preset-args",
+        "1000,100,3",
+    ];
+    let redis = [
+        "--variant",
+        "scalable",
+        "--preset",
+        "redisbloom",
+        "--preset-args",
+        "0.01,100",
+    ];
+    let plain = |v| ["--variant", v, "--n", "100", "--p", "0.01"];
+    let cases: Vec<(Vec<&str>, &[&str], &str)> = vec![
+        (guava.to_vec(), &["--m", "10", "--k", "10"], "drop --m and --k"),
+        (
+            guava.to_vec(),
+            &["--counter-bits", "8"],
+            "not standard (preset guava)",
+        ),
+        (
+            guava.to_vec(),
+            &["--block-bits", "512"],
+            "not standard (preset guava)",
+        ),
+        (
+            bitset.to_vec(),
+            &["--counter-bits", "8"],
+            "not partitioned (preset hutool-bitset)",
+        ),
+        (
+            bitset.to_vec(),
+            &["--block-scheme", "parquet-split-block"],
+            "are for blocked filters",
+        ),
+        (
+            redis.to_vec(),
+            &["--counter-bits", "8"],
+            "--counter-bits does not apply to a scalable",
+        ),
+        (
+            plain("standard").to_vec(),
+            &["--block-bits", "512"],
+            "not standard; drop them",
+        ),
+        (
+            plain("partitioned").to_vec(),
+            &["--counter-bits", "8"],
+            "not partitioned; drop it",
+        ),
+        (
+            plain("counting").to_vec(),
+            &["--block-bits", "512"],
+            "not counting; drop them",
+        ),
+    ];
+    for (base, extra, needle) in cases {
+        let args = [&["build"], &base[..], extra, &["--input", i, "--out", o]]
+            .concat();
+        fails_with(&args, 1, needle);
+        assert!(!dir.join("f.bin").exists(), "{args:?}");
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
