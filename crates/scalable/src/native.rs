@@ -86,20 +86,19 @@ impl ScalableBloomFilter {
     /// Corrupt or truncated input is an error; every length is checked
     /// against the input before anything is allocated.
     pub fn read(bytes: &[u8]) -> Result<Self> {
-        if bytes.len() < MAGIC.len() + 8 || &bytes[..8] != MAGIC {
+        // Read in order, every length checked before it is used, the
+        // checksum last: a short file says what it lacks, a long one how
+        // much is extra, a newer one its version.
+        let mut r = Reader::new(bytes);
+        if r.take(8, "magic")? != MAGIC {
             return Err(Error::corrupt("magic", "not a bloomlab file"));
         }
-        let (body, sum) = bytes.split_at(bytes.len() - 8);
-        let mut s = [0u8; 8];
-        s.copy_from_slice(sum);
-        if checksum(body) != u64::from_le_bytes(s) {
-            return Err(Error::corrupt("checksum", "mismatch"));
-        }
-        let mut r = Reader::new(body);
-        r.take(8, "magic")?;
         let version = r.u16("version")?;
         if version != VERSION {
-            return Err(Error::corrupt("version", format!("{version}")));
+            return Err(Error::corrupt(
+                "version",
+                format!("{version}: this build reads version {VERSION}"),
+            ));
         }
         let variant = r.u8("variant")?;
         if variant != VARIANT {
@@ -210,8 +209,16 @@ impl ScalableBloomFilter {
             layer.count = count;
             layers.push(layer);
         }
+        let body = r.position();
+        let stored = r.u64("checksum")?;
         if r.remaining() != 0 {
-            return Err(Error::corrupt("end", "bytes after the layers"));
+            return Err(Error::corrupt(
+                "end",
+                format!("{} bytes after the checksum", r.remaining()),
+            ));
+        }
+        if checksum(&bytes[..body]) != stored {
+            return Err(Error::corrupt("checksum", "mismatch"));
         }
         let sum = layers.iter().try_fold(0u64, |a, l| a.checked_add(l.count));
         if sum != Some(items) {

@@ -94,6 +94,33 @@ fn bad_input_is_an_error() {
     ));
 }
 
+/// What is wrong is named, as the other variants' readers name it: a
+/// short file is truncated (what it lacks and where), a long one has
+/// bytes after the checksum, a newer one its version.
+#[test]
+fn bad_input_names_what_is_wrong() {
+    let bytes = grown()[0].to_bytes().unwrap();
+    let message = |b: &[u8]| match ScalableBloomFilter::read(b) {
+        Err(e) => e.to_string(),
+        Ok(_) => panic!("{} bytes read", b.len()),
+    };
+    for cut in [0, 5, 11, 12, 40, bytes.len() / 2, bytes.len() - 1] {
+        let m = message(&bytes[..cut]);
+        assert!(m.contains("truncated input"), "{cut}: {m}");
+    }
+    let mut long = bytes.clone();
+    long.extend_from_slice(&[0, 0]);
+    assert!(message(&long).contains("2 bytes after the checksum"));
+    let mut newer = bytes.clone();
+    newer[8] = 2;
+    let m = message(&newer);
+    assert!(m.contains("version") && m.contains("2"), "{m}");
+    let mut flipped = bytes.clone();
+    let last = flipped.len() - 9;
+    flipped[last] ^= 1;
+    assert!(message(&flipped).contains("checksum"));
+}
+
 /// A forged file claiming a huge layer count or word count, with a valid
 /// checksum, is refused before allocating.
 #[test]
