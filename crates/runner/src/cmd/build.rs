@@ -776,14 +776,33 @@ fn tuning_error(e: ScalableError, c: &ScalableConfig) -> anyhow::Error {
                 c.tightening
             )
         }
-        // A blocked layer's k is capped (MAX_BLOCKED_K): a tight error
-        // needs another layout or a looser --p.
-        ScalableError::CannotGrow(_) if c.layout == Layout::Blocked => {
-            anyhow!(
-                "--layer-layout blocked: {e}; use --layer-layout standard or \
-                 partitioned, or a larger --p"
-            )
+        // The first layer cannot be built: nothing has grown yet, so the
+        // library's "cannot grow" is said as what it is.
+        ScalableError::CannotGrow(why) => {
+            let first = format!(
+                "the first layer (capacity {}, error {:e}) cannot be built: \
+                 {why}",
+                c.initial_capacity, c.first_error
+            );
+            // A blocked layer's k is capped (MAX_BLOCKED_K): a tight
+            // error needs another layout or a looser --p.
+            if c.layout == Layout::Blocked && why.contains("probes") {
+                anyhow!(
+                    "{first}; blocked layers (the default --layer-layout) \
+                     take errors down to 2^-64: use --layer-layout standard \
+                     or partitioned, or a larger --p"
+                )
+            } else {
+                anyhow!("{first}; lower --n (the first layer's capacity)")
+            }
         }
+        ScalableError::Core(bloomlab_core::Error::AllocationFailed {
+            bytes,
+            ..
+        }) => anyhow!(
+            "could not allocate {bytes} bytes for the first layer; lower \
+             --n (its capacity) or raise --p"
+        ),
         _ => e.into(),
     }
 }

@@ -979,6 +979,30 @@ fn scalable_layout_growth_tightening_through_the_cli() {
         fails_with(&a, 1, "--layer-layout standard or partitioned");
         assert!(!out.exists(), "{args:?}");
     }
+    // A first layer too large for any layout: the fix is a smaller --n;
+    // nothing has grown yet, and --m is no scalable filter's flag.
+    for (n, p, needle) in [
+        (
+            "18446744073709551615",
+            "0.5",
+            "cannot be built: layer too large; lower --n",
+        ),
+        (
+            "100000000000000",
+            "0.01",
+            "for the first layer; lower --n (its capacity) or raise --p",
+        ),
+    ] {
+        for layout in ["blocked", "partitioned"] {
+            let a = [
+                &base[..],
+                &["--variant", "scalable", "--n", n, "--p", p],
+                &["--layer-layout", layout],
+            ]
+            .concat();
+            fails_with(&a, 1, needle);
+        }
+    }
     // A chain that only fails at a later layer fails at that item: each
     // layer of 10 items has 1% of the error before it, which underflows
     // f64 after ~160 layers.
