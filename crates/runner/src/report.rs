@@ -64,6 +64,7 @@ pub fn rebuild(dir: &Path) -> Result<(Vec<Summary>, Vec<Check>)> {
                 .into(),
         });
     }
+    let _lock = sweep::lock_folder(dir)?;
     let rows = results::read(&csv)?;
     // Checked before anything is written, so that a damaged or foreign
     // results file does not replace a good report.

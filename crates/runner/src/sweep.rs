@@ -106,6 +106,7 @@ pub fn run(plan: &Plan, opts: &Options) -> Result<Outcome> {
     let t0 = Instant::now();
     let started = provenance::timestamp_now();
     std::fs::create_dir_all(&opts.out).map_err(|e| Error::io(&opts.out, e))?;
+    let _lock = lock_folder(&opts.out)?;
     let mut sink = CsvSink::create(&opts.out)?;
     let rev = provenance::git_revision();
     let version = provenance::version_string(rev.as_deref());
@@ -210,6 +211,29 @@ pub fn run(plan: &Plan, opts: &Options) -> Result<Outcome> {
     stage_json(&mut staged, &opts.out.join("run.json"), &info)?;
     staged.commit()?;
     Ok(Outcome { rows, summaries, checks, info })
+}
+
+/// Holds `dir` for one run or report until the returned handle is
+/// dropped: an advisory lock on the folder itself (nothing is left in
+/// it), released by the system when the process ends, however it ends.
+/// Two runs into one folder would interleave their rows in the shared
+/// `results.csv.partial`. Where a folder cannot be opened as a file (not
+/// on Linux or macOS), there is no lock.
+pub(crate) fn lock_folder(dir: &Path) -> Result<Option<std::fs::File>> {
+    let Ok(handle) = std::fs::File::open(dir) else {
+        return Ok(None);
+    };
+    match handle.try_lock() {
+        Ok(()) => Ok(Some(handle)),
+        Err(std::fs::TryLockError::WouldBlock) => Err(Error::Format {
+            path: dir.to_path_buf(),
+            message: "another bloomlab run or report is writing this \
+                      folder; wait for it to finish or give another --out"
+                .into(),
+        }),
+        // A file system without locks: run as before.
+        Err(std::fs::TryLockError::Error(_)) => Ok(None),
+    }
 }
 
 /// Writes `bytes` to `path` through a temporary file in the same folder

@@ -519,3 +519,23 @@ fn a_new_run_removes_charts_it_does_not_draw() {
     crate::run_into(&exp, &ran.out, &[]);
     assert_eq!(names(), ["fpr-vs-load.png", "fpr-vs-load.svg", "notes.txt"]);
 }
+
+/// A run or report into a folder another one is writing is refused (the
+/// folder is locked while it is written), and works once it is free.
+#[cfg(unix)]
+#[test]
+fn a_folder_being_written_is_not_written_twice() {
+    let ran = crate::run_experiment(&tiny("", ""));
+    let out = ran.out.to_str().unwrap();
+    let dir = ran.out.parent().unwrap();
+    let exp = write(dir, "again.toml", &tiny("", ""));
+    let exp = exp.to_str().unwrap();
+    let held = std::fs::File::open(&ran.out).unwrap();
+    held.try_lock().unwrap();
+    let needle = "another bloomlab run or report is writing this folder";
+    crate::fails_with(&["run", "-q", exp, "--out", out], 1, needle);
+    crate::fails_with(&["report", out], 1, needle);
+    drop(held);
+    crate::run_into(std::path::Path::new(exp), &ran.out, &[]);
+    crate::bloomlab().args(["report", out]).assert().success();
+}
