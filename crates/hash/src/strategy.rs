@@ -219,22 +219,32 @@ impl Reduction {
         })
     }
 
-    /// Maps a 64-bit value into `[0, m)`.
+    /// Maps a 64-bit value into `[0, m)`; `m = 0` gives 0 with either
+    /// reduction (multiply-shift's product is 0; modulo would divide by
+    /// zero).
+    ///
+    /// ```
+    /// use bloomlab_hash::Reduction;
+    /// assert_eq!(Reduction::Modulo.reduce64(10, 7), 3);
+    /// assert_eq!(Reduction::MultiplyShift.reduce64(u64::MAX, 7), 6);
+    /// assert_eq!(Reduction::Modulo.reduce64(10, 0), 0);
+    /// ```
     #[inline(always)]
     pub fn reduce64(self, x: u64, m: u64) -> u64 {
         match self {
-            Reduction::Modulo => x % m,
+            Reduction::Modulo => x.checked_rem(m).unwrap_or(0),
             Reduction::MultiplyShift => {
                 ((u128::from(x) * u128::from(m)) >> 64) as u64
             }
         }
     }
 
-    /// Maps a 32-bit value into `[0, m)`.
+    /// Maps a 32-bit value into `[0, m)`; `m = 0` gives 0, as for
+    /// [`Reduction::reduce64`].
     #[inline(always)]
     pub fn reduce32(self, x: u32, m: u64) -> u64 {
         match self {
-            Reduction::Modulo => u64::from(x) % m,
+            Reduction::Modulo => u64::from(x).checked_rem(m).unwrap_or(0),
             Reduction::MultiplyShift => {
                 ((u128::from(x) * u128::from(m)) >> 32) as u64
             }

@@ -469,7 +469,11 @@ impl PartitionedBloomFilter {
 
     /// Bits of slice `i` (0 when there is no such slice).
     pub fn slice_bits(&self, i: usize) -> u64 {
-        match (self.offsets.get(i), self.offsets.get(i + 1)) {
+        // `i + 1` would overflow at usize::MAX, which is no slice either.
+        match (
+            self.offsets.get(i),
+            i.checked_add(1).and_then(|j| self.offsets.get(j)),
+        ) {
             (Some(a), Some(b)) => b - a,
             _ => 0,
         }
@@ -1194,6 +1198,21 @@ mod tests {
         }
         fn s_k(p: f64) -> u32 {
             (-p.log2()).ceil().max(1.0) as u32
+        }
+    }
+
+    /// Slice queries past the last slice answer "no such slice", up to
+    /// `usize::MAX` (whose `i + 1` overflowed in debug builds).
+    #[test]
+    fn slices_past_the_end_are_empty() {
+        let f =
+            PartitionedBloomFilter::with_rate(100, 0.01, Config::default())
+                .unwrap();
+        for i in [f.hash_count() as usize, usize::MAX - 1, usize::MAX] {
+            assert_eq!(f.slice_bits(i), 0);
+            assert_eq!(f.slice_offset(i), f.bits());
+            assert_eq!(f.slice_bit_count(i), 0);
+            assert!(f.slice_ones(i).is_empty());
         }
     }
 
