@@ -348,7 +348,9 @@ impl Indexer {
             return Err(Error::Unsupported {
                 strategy: strategy.name(),
                 with: reduction.name(),
-                reason: "the scheme is defined with `% m`; use the modulo reduction (`--reduction modulo`)",
+                reason: "the scheme is defined with `% m`; use the modulo \
+                         reduction (Reduction::Modulo; `--reduction modulo` \
+                         on the command line)",
             });
         }
         match (strategy, family.seed_kind()) {

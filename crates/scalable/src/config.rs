@@ -175,9 +175,10 @@ impl Config {
     /// al.'s choice for fast growth, with `r = 0.75`) needs 6 layers from
     /// 1,000 to 10⁶ items where `s = 2` needs 10, and blocked layers cost
     /// one cache line each. Measured (`benches/benches/scalable.rs`, 10⁶
-    /// items) that is 3.9–10× the speed of growable-bloom-filter and
-    /// 11–25× that of probabilistic-collections, at a lower false-positive
-    /// rate than either (0.52 % against 3.8 % and 1.6 %). The
+    /// items, the block in the crate's README) that is 3.0–8.5× the speed
+    /// of growable-bloom-filter and 8.6–21× that of
+    /// probabilistic-collections, at a lower false-positive rate than
+    /// either (0.52 % against 3.8 % and 1.6 %). The
     /// price is memory: right after a new layer opens, `s = 4` has
     /// allocated up to 4× what the items need (24.7 bits per item at 10⁶
     /// items, 38 on average over 10³–10⁶; `s = 2`, `r = 0.85`: 20.5 and

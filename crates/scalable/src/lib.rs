@@ -57,10 +57,10 @@ assert!(f.error_bound() <= 0.01); // however far it grows
 * [`ScalableBloomFilter::new`]: bloomlab's defaults ([`Config::new`]):
   blocked layers (one 512-bit cache line per layer and key,
   [`Layout::Blocked`]), `s = 4`, `r = 0.75`, xxh3-64 — at 10⁶ items
-  3.9–10× the speed of growable-bloom-filter and 11–25× that of
-  probabilistic-collections at a lower false-positive rate, for more
-  memory than `s = 2`; the [`readme`] has the measurements and the
-  trade-off.
+  3.0–8.5× the speed of growable-bloom-filter and 8.6–21× that of
+  probabilistic-collections (inserts to member queries, the committed
+  block) at a lower false-positive rate, for more memory than `s = 2`;
+  the [`readme`] has the measurements and the trade-off.
 
 A different chain is a [`Config`]:
 

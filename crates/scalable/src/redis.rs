@@ -231,6 +231,12 @@ impl ScalableBloomFilter {
     /// for a non-scaling filter), which only [`Self::error_bound`] and
     /// [`Self::info`] show. [`Self::redis_scandump`] writes the current
     /// layout, the only one current RedisBloom loads.
+    ///
+    /// Neither is the count of adds skipped as already present
+    /// ([`Self::info`]'s `skipped`): a restored filter starts it at 0,
+    /// so it compares unequal (`==`) to the filter it was dumped from
+    /// once that one skipped an add, though their layers and bits are
+    /// the same ([`Self::layers`]).
     pub fn from_redis_scandump<B: AsRef<[u8]>>(
         chunks: &[(i64, B)],
     ) -> Result<Self> {

@@ -235,7 +235,18 @@ pub fn read_guava_from<R: Read>(mut input: R) -> Result<BloomFilter> {
     while (data.len() as u64) < words {
         let n = (words - data.len() as u64).min(8192) as usize;
         let offset = HEADER_LEN as u64 + 8 * data.len() as u64;
-        read_exact(&mut input, &mut buf[..8 * n], "Guava words", offset)?;
+        // A short stream is reported against the whole array the header
+        // claims, not the chunk being read.
+        read_exact(&mut input, &mut buf[..8 * n], "Guava words", offset)
+            .map_err(|e| match e {
+                Error::Truncated { available, .. } => Error::Truncated {
+                    what: "Guava words",
+                    offset: HEADER_LEN as u64,
+                    needed: words.saturating_mul(8),
+                    available: 8 * data.len() as u64 + available,
+                },
+                other => other,
+            })?;
         data.extend(buf[..8 * n].chunks_exact(8).map(|c| {
             let mut b = [0u8; 8];
             b.copy_from_slice(c);

@@ -281,3 +281,20 @@ fn counts_at_their_maximum_do_not_overflow() {
     assert_eq!(g.layers().len(), 2);
     assert_eq!((g.len(), g.skipped()), (u64::MAX, u64::MAX));
 }
+
+/// A RedisBloom dump holds the layers, not the count of skipped adds: the
+/// restored filter has the same layers and bits, and `skipped` 0.
+#[test]
+fn a_redis_dump_restores_the_layers_but_not_the_skipped_count() {
+    let mut f = ScalableBloomFilter::redisbloom().unwrap();
+    for i in 0..1000u64 {
+        let _ = f.add(&i);
+    }
+    assert!(f.info().skipped > 0, "some adds were false positives");
+    let g =
+        ScalableBloomFilter::from_redis_scandump(&f.redis_scandump().unwrap())
+            .unwrap();
+    assert_eq!(g.layers(), f.layers());
+    assert_eq!(g.info().skipped, 0);
+    assert_ne!(g, f);
+}

@@ -97,6 +97,16 @@ fn guava_bad_input_is_a_typed_error() {
         assert!(read_guava(&b).is_err(), "{words}");
         assert!(read_guava_from(&b[..]).is_err(), "{words}");
     }
+    // A stream shorter than its header claims is measured against the
+    // whole array, not the chunk the reader was filling.
+    let mut b = good.clone();
+    b[2..6].copy_from_slice(&i32::MAX.to_be_bytes());
+    let have = b.len() as u64 - 6;
+    assert!(matches!(
+        read_guava_from(&b[..]),
+        Err(Error::Truncated { needed, available, offset: 6, .. })
+            if needed == 8 * i32::MAX as u64 && available == have
+    ));
     // Not Guava-compatible filters cannot be written.
     let fast = BloomFilter::new(100, 0.01).unwrap();
     assert!(matches!(
