@@ -1202,7 +1202,7 @@ pub fn fpr_blocked_binomial(
 /// ```
 /// use bloomlab_core::theory::fpr_split_block;
 ///
-/// let f = fpr_split_block(10_000_000, 1_000_000, 256, 8)?;
+/// let f = fpr_split_block(10_000_000, 1_000_000, 8, 256)?;
 /// assert!((0.0126..0.0127).contains(&f));
 /// # Ok::<(), bloomlab_core::Error>(())
 /// ```
@@ -1212,8 +1212,8 @@ pub fn fpr_blocked_binomial(
 pub fn fpr_split_block(
     m: u64,
     n: u64,
-    block_bits: u64,
     k: u32,
+    block_bits: u64,
 ) -> Result<f64> {
     check_blocked(m, k, block_bits)?;
     if !block_bits.is_multiple_of(u64::from(k)) {
@@ -1962,8 +1962,8 @@ pub fn estimate_count_blocked(
 /// `k = 0`, `k` not dividing `B`, `B > m` or `X > m` give NaN.
 pub fn estimate_count_split_block(
     m: u64,
-    block_bits: u64,
     k: u32,
+    block_bits: u64,
     set_bits: u64,
 ) -> f64 {
     split_fill(m, block_bits, k).map_or(f64::NAN, |f| f.estimate(set_bits))
@@ -2011,8 +2011,8 @@ pub fn estimate_count_blocked_sd(
 /// Domain: `m ≥ 1`, `k ≥ 1` dividing `B`, `1 ≤ B ≤ m`, any `n`.
 pub fn estimate_count_split_block_sd(
     m: u64,
-    block_bits: u64,
     k: u32,
+    block_bits: u64,
     n: u64,
 ) -> Result<f64> {
     check_m(m)?;
@@ -2297,7 +2297,7 @@ mod tests {
             .map(|i| (-ln_empty(b / 32, i as f64).exp_m1()).powf(32.0))
             .collect();
         let far = far_mixture(&split, 0, up, down);
-        let v = fpr_split_block(m, n, b, 32).unwrap();
+        let v = fpr_split_block(m, n, 32, b).unwrap();
         assert!((v - far).abs() <= tol * far, "split: {v:e} vs {far:e}");
     }
 }

@@ -1022,8 +1022,8 @@ impl Filter for BlockedBloomFilter {
             }
             BlockScheme::ParquetSplit => theory::estimate_count_split_block(
                 m,
-                self.block_bits,
                 self.k,
+                self.block_bits,
                 x,
             ),
         }

@@ -222,8 +222,8 @@ fn split_bits(n: u64, p: f64) -> Result<u64> {
         fpr_split_block(
             blocks * SPLIT_BLOCK_BITS,
             n,
-            SPLIT_BLOCK_BITS,
             SPLIT_K,
+            SPLIT_BLOCK_BITS,
         )
     };
     // The rate falls as blocks are added; double from 4 bits an item

@@ -63,7 +63,7 @@ fn estimate_sd(f: &BlockedBloomFilter, n: u64) -> f64 {
     let (m, k, b) = (f.bits(), f.hash_count(), f.block_bits());
     match f.scheme() {
         BlockScheme::Salted => estimate_count_blocked_sd(m, k, b, n),
-        BlockScheme::ParquetSplit => estimate_count_split_block_sd(m, b, k, n),
+        BlockScheme::ParquetSplit => estimate_count_split_block_sd(m, k, b, n),
     }
     .unwrap()
 }
@@ -150,7 +150,7 @@ fn expected_fpp_is_the_mean_of_block_rates_and_near_the_formula() {
             BlockScheme::Salted => {
                 fpr_blocked_binomial(m, N, k, b, BlockInner::Exact).unwrap()
             }
-            BlockScheme::ParquetSplit => fpr_split_block(m, N, b, k).unwrap(),
+            BlockScheme::ParquetSplit => fpr_split_block(m, N, k, b).unwrap(),
         };
         let tolerance = Z999 * (var / blocks).sqrt() + 3e-4 * formula;
         assert!(

@@ -102,7 +102,7 @@ fn split_block_matches_the_split_block_formula() {
             .build_blocked()
             .unwrap();
         let hits = measure(&mut f, seed);
-        let formula = fpr_split_block(f.bits(), N, 256, 8).unwrap();
+        let formula = fpr_split_block(f.bits(), N, 8, 256).unwrap();
         check(&format!("split block p={p}"), hits, formula);
     }
 }

@@ -139,7 +139,7 @@ fn xxh64_generic_path_sets_sbbfs_bits() {
 fn sized_by_the_split_block_formula() {
     for (n, p) in [(1_000_000u64, 0.01), (1_000_000, 0.001), (1, 0.5)] {
         let f = BlockedBloomFilter::split_block(n, p).unwrap();
-        let rate = |m| fpr_split_block(m, n, 256, 8).unwrap();
+        let rate = |m| fpr_split_block(m, n, 8, 256).unwrap();
         assert!(rate(f.bits()) <= p, "n = {n}, p = {p}");
         if f.bits() > 256 {
             assert!(
