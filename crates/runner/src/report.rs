@@ -434,7 +434,7 @@ fn html(
         (
             "timings",
             format!(
-                "trials {:.1} s, charts {:.1} s",
+                "trials {:.1} s, charts {:.2} s",
                 info.timings.trials, info.timings.report
             ),
         ),

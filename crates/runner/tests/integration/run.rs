@@ -494,7 +494,7 @@ fn report_shows_the_charts_time_run_json_records() {
     let v: serde_json::Value = serde_json::from_str(&json).unwrap();
     let charts = v["timings"]["report"].as_f64().unwrap();
     assert!(charts > 0.0, "{json}");
-    let shown = format!("charts {charts:.1} s");
+    let shown = format!("charts {charts:.2} s");
     assert!(html.contains(&shown), "{shown} not in report.html");
 }
 
