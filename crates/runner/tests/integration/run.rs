@@ -539,3 +539,30 @@ fn a_folder_being_written_is_not_written_twice() {
     crate::run_into(std::path::Path::new(exp), &ran.out, &[]);
     crate::bloomlab().args(["report", out]).assert().success();
 }
+
+/// Guava's two presets differ only in the strategy, which a blocked
+/// filter does not use: on the blocked variant they are one design, run
+/// once, not twice under two labels.
+#[test]
+fn guavas_presets_on_blocked_filters_are_one_design() {
+    let ran = crate::run_experiment(
+        "name = \"one\"\ndescription = \"d\"\nseed = 1\n\
+         [queries]\nper-filter = 1000\n[[grid]]\n\
+         variant = [\"blocked\", \"standard\"]\n\
+         preset = [\"guava\", \"guava-mitz32\"]\nn = [500]\n\
+         bits-per-element = [10]\n",
+    );
+    let rows = crate::rows(&ran.csv);
+    let designs: std::collections::BTreeSet<(String, String, String)> = rows
+        .iter()
+        .map(|r| {
+            (r["variant"].clone(), r["preset"].clone(), r["strategy"].clone())
+        })
+        .collect();
+    let blocked: Vec<_> =
+        designs.iter().filter(|d| d.0 == "blocked").collect();
+    assert_eq!(blocked.len(), 1, "{designs:?}");
+    assert_eq!(blocked[0].1, "guava");
+    // On the classic filter the strategies differ: two designs.
+    assert_eq!(designs.len(), 3, "{designs:?}");
+}
