@@ -79,16 +79,25 @@ pub(crate) fn run(args: Args) -> Result<()> {
 }
 
 /// Prints the per-point summaries and the invariants.
+/// `--json` output of `run`, `verify` and `report`: one object per grid
+/// point, then one `{"invariant": ...}` per declared invariant.
+pub(crate) fn print_json(
+    summaries: &[bloomlab_runner::results::Summary],
+    checks: &[bloomlab_runner::results::Check],
+) -> Result<()> {
+    for s in summaries {
+        output::json_line(&serde_json::to_value(s)?)?;
+    }
+    for c in checks {
+        output::json_line(&json!({ "invariant": c }))?;
+    }
+    Ok(())
+}
+
 pub(crate) fn print(outcome: &sweep::Outcome, json: bool) -> Result<()> {
     use bloomlab_runner::report::rate;
     if json {
-        for s in &outcome.summaries {
-            output::json_line(&serde_json::to_value(s)?)?;
-        }
-        for c in &outcome.checks {
-            output::json_line(&json!({ "invariant": c }))?;
-        }
-        return Ok(());
+        return print_json(&outcome.summaries, &outcome.checks);
     }
     let rows: Vec<Vec<String>> = outcome
         .summaries

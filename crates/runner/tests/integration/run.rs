@@ -566,3 +566,22 @@ fn guavas_presets_on_blocked_filters_are_one_design() {
     // On the classic filter the strategies differ: two designs.
     assert_eq!(designs.len(), 3, "{designs:?}");
 }
+
+/// `report --json` prints what `run --json` printed for the same
+/// results: the grid points, then the invariants, one object a line.
+#[test]
+fn report_json_prints_what_run_json_printed() {
+    let dir = tempfile::tempdir().unwrap();
+    let exp = write(dir.path(), "t.toml", &tiny("", ""));
+    let out = dir.path().join("out");
+    let ran = run_output(&exp, &out, &["--json"]);
+    assert!(ran.status.success());
+    let report =
+        bloomlab().args(["report", "--json"]).arg(&out).output().unwrap();
+    assert!(report.status.success());
+    assert!(report.stderr.is_empty(), "no summary line with --json");
+    assert_eq!(
+        String::from_utf8(report.stdout).unwrap(),
+        String::from_utf8(ran.stdout).unwrap()
+    );
+}
