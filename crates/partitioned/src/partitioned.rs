@@ -353,6 +353,20 @@ impl PartitionedBloomFilter {
     /// `k` slices of `slice_bits` bits addressed by `config`'s family and
     /// strategy. Errors as [`Indexer::new`] does, and for a zero or
     /// too-large size.
+    ///
+    /// Mind the order: the slice count comes first and the second number
+    /// is a slice's size, not `m`, unlike the standard crate's
+    /// `BloomFilter::with_config(config, m, k)`. A filter of `m` bits
+    /// has `m / k` bits a slice:
+    ///
+    /// ```
+    /// use bloomlab_partitioned::{Config, PartitionedBloomFilter};
+    ///
+    /// let (m, k) = (700, 7);
+    /// let f = PartitionedBloomFilter::with_config(Config::default(), k, m / 7)?;
+    /// assert_eq!((f.bits(), f.hash_count()), (700, 7));
+    /// # Ok::<(), bloomlab_partitioned::Error>(())
+    /// ```
     pub fn with_config(
         config: Config,
         k: u32,
