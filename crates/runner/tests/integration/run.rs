@@ -150,8 +150,6 @@ fn report_of_an_experiment_without_invariants() {
 fn report_refuses_empty_or_foreign_results_and_keeps_the_old_report() {
     let ran = crate::run_experiment(&tiny("", ""));
     let (out, csv) = (&ran.out, &ran.csv);
-    let kept = ["report.html", "run.json", "charts/fpr-vs-load.svg"]
-        .map(|f| std::fs::read(out.join(f)).unwrap());
     let header = csv.lines().next().unwrap();
     assert!(header.starts_with("experiment,"), "{header}");
     let foreign: String =
@@ -161,12 +159,21 @@ fn report_refuses_empty_or_foreign_results_and_keeps_the_old_report() {
         (format!("{header}\n"), "no rows (empty, or a header alone)"),
         (foreign, "a row of experiment `other` beside run.json's `tiny`"),
     ] {
-        std::fs::write(out.join("results.csv"), &text).unwrap();
-        crate::fails_with(&["report", out.to_str().unwrap()], 1, needle);
-        let now = ["report.html", "run.json", "charts/fpr-vs-load.svg"]
-            .map(|f| std::fs::read(out.join(f)).unwrap());
-        assert!(now == kept, "{needle}: the folder changed");
+        report_refuses(out, &text, needle);
     }
+}
+
+/// Writes `text` as `out`'s results.csv and expects `report` to refuse it
+/// with `needle`, leaving the report, run.json and charts as they were.
+fn report_refuses(out: &std::path::Path, text: &str, needle: &str) {
+    let outputs = || {
+        ["report.html", "run.json", "charts/fpr-vs-load.svg"]
+            .map(|f| std::fs::read(out.join(f)).unwrap())
+    };
+    let kept = outputs();
+    std::fs::write(out.join("results.csv"), text).unwrap();
+    crate::fails_with(&["report", out.to_str().unwrap()], 1, needle);
+    assert!(outputs() == kept, "{needle}: the folder changed");
 }
 
 #[test]
@@ -429,8 +436,6 @@ fn provenance_names_bloomlabs_revision_not_the_working_directorys() {
 fn report_refuses_repeated_missing_or_impossible_rows() {
     let ran = crate::run_experiment(&tiny("", ""));
     let (out, csv) = (&ran.out, &ran.csv);
-    let kept = ["report.html", "run.json", "charts/fpr-vs-load.svg"]
-        .map(|f| std::fs::read(out.join(f)).unwrap());
     let body: String = csv.lines().skip(1).map(|l| format!("{l}\n")).collect();
     let mut lines: Vec<&str> = csv.lines().collect();
     lines.pop();
@@ -454,11 +459,7 @@ fn report_refuses_repeated_missing_or_impossible_rows() {
             "line 2: 501 false negatives among 500 members",
         ),
     ] {
-        std::fs::write(out.join("results.csv"), &text).unwrap();
-        crate::fails_with(&["report", out.to_str().unwrap()], 1, needle);
-        let now = ["report.html", "run.json", "charts/fpr-vs-load.svg"]
-            .map(|f| std::fs::read(out.join(f)).unwrap());
-        assert!(now == kept, "{needle}: the folder changed");
+        report_refuses(out, &text, needle);
     }
 }
 
