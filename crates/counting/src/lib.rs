@@ -124,7 +124,9 @@ counting filter's file from other bloomlab files.
   [`CountingBloomFilter`], as the bytes of its file
   ([`CountingBloomFilter::to_bytes`]: counters, configuration and
   statistics), checked on the way in as [`CountingBloomFilter::read`]
-  checks a file.
+  checks a file. [`CounterWidth`] serializes as its bits (2, 4 or 8),
+  and the hashing [`Config`] as its fields
+  (`bloomlab-standard`'s `serde` feature, which this one turns on).
 
 # Other crates
 

@@ -1,11 +1,27 @@
 //! `Serialize` and `Deserialize` (feature `serde`): the filter as the
 //! bytes of its bloomlab file (`FORMAT.md`: counters, configuration and
 //! statistics), read back through the same checked reader as a file
-//! (`bloomlab_core::serde_file`).
+//! (`bloomlab_core::serde_file`); a [`CounterWidth`] as its bits.
 
-use crate::CountingBloomFilter;
+use serde::{Deserialize, Deserializer, Serialize, Serializer, de::Error};
+
+use crate::{CounterWidth, CountingBloomFilter};
 
 bloomlab_core::serde_via_file!(CountingBloomFilter, "a counting Bloom filter");
+
+/// As its bits, as `build --counter-bits` and experiments take it.
+impl Serialize for CounterWidth {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_u32(self.bits())
+    }
+}
+
+impl<'de> Deserialize<'de> for CounterWidth {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let bits = u32::deserialize(d)?;
+        CounterWidth::from_bits(bits).map_err(D::Error::custom)
+    }
+}
 
 #[cfg(test)]
 mod tests {
@@ -42,5 +58,44 @@ mod tests {
         let json = serde_json::to_string(&standard.to_bytes().unwrap());
         let json = json.unwrap_or_default();
         assert!(serde_json::from_str::<CountingBloomFilter>(&json).is_err());
+    }
+
+    #[test]
+    fn a_counter_width_is_its_bits() {
+        for w in CounterWidth::ALL {
+            let json = serde_json::to_string(&w).unwrap_or_default();
+            assert_eq!(json, w.bits().to_string());
+            assert_eq!(
+                serde_json::from_str::<CounterWidth>(&json).ok(),
+                Some(w)
+            );
+        }
+        let e = serde_json::from_str::<CounterWidth>("3")
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default();
+        assert!(e.contains("must be 2, 4 or 8"), "{e}");
+    }
+
+    #[test]
+    fn a_service_can_keep_its_counting_settings_in_toml() {
+        use bloomlab_standard::Config;
+
+        #[derive(Deserialize)]
+        struct Settings {
+            counter_bits: CounterWidth,
+            hashing: Config,
+        }
+        let s: Settings = toml::from_str(
+            "counter_bits = 8\n[hashing]\nfamily = \"murmur3-x64-128\"\n",
+        )
+        .unwrap();
+        let f = Builder::rate(100, 0.01)
+            .width(s.counter_bits)
+            .config(s.hashing)
+            .build()
+            .unwrap();
+        assert_eq!(f.counter_width(), CounterWidth::Eight);
+        assert_eq!(f.config().family, bloomlab_hash::Family::Murmur3X64_128);
     }
 }

@@ -40,6 +40,11 @@ assert!(fast.indices(b"item-0").iter().all(|&i| i < 960));
 by name; `bloomlab list` prints the same. Names are lower-case kebab case
 and never change once published.
 
+# Crate features
+
+* `serde`: [`Family`], [`Strategy`] and [`Reduction`] serialize as
+  their registry names (module `serde_name`). Off by default.
+
 # Other crates
 
 * `bloomlab-core`: bit arrays, sizing, theory and statistics; it knows
@@ -58,6 +63,8 @@ pub mod hutool;
 pub mod inline;
 pub mod murmur3;
 pub mod murmur64a;
+#[cfg(feature = "serde")]
+pub mod serde_name;
 pub mod strategy;
 
 pub use error::{Error, Result};

@@ -74,7 +74,11 @@ absurd slice count or size, trailing bytes or a bad checksum are
   [`PartitionedBloomFilter`], [`HutoolBitMap`], [`HutoolBitSet`] and
   [`AnyPartitioned`], each as the bytes of its file
   ([`PartitionedBloomFilter::to_bytes`]), checked on the way in as a file
-  is.
+  is. The hashing settings serialize as their fields, with families and
+  reductions by name: [`Config`] (every field optional on the way in,
+  [`Config::default`]'s if omitted) and [`SliceSpec`] (`family` and
+  `bits` required, `seed` 0 and `reduction` multiply-shift if omitted),
+  so a service's configuration file can list hutool-style slices.
 
 # Other crates
 

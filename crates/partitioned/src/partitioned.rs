@@ -107,13 +107,20 @@ impl std::fmt::Display for SliceReduction {
 /// One slice of a filter built from explicit slices: its hash family,
 /// seed and reduction, and its size.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(deny_unknown_fields)
+)]
 pub struct SliceSpec {
     /// The slice's hash family.
     pub family: Family,
     /// The seed, as [`Family::check_seed`] normalises it (0 for seedless
     /// families).
+    #[cfg_attr(feature = "serde", serde(default))]
     pub seed: u64,
     /// How the hash value becomes a bit of the slice.
+    #[cfg_attr(feature = "serde", serde(default))]
     pub reduction: SliceReduction,
     /// The slice's size in bits (at least 1).
     pub bits: u64,
@@ -146,6 +153,11 @@ impl SliceSpec {
 /// strategy: probe `i` of the strategy, reduced into `[0, s)`, is the bit
 /// of slice `i`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(default, deny_unknown_fields)
+)]
 pub struct Config {
     /// Hash family (default `xxh3-64`).
     pub family: Family,

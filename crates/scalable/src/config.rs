@@ -8,6 +8,11 @@ use crate::{Error, Result};
 
 /// How a layer's bits are arranged.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(rename_all = "kebab-case")
+)]
 pub enum Layout {
     /// One array; the `k` probes land anywhere in it (RedisBloom,
     /// `bloomlab-standard`'s classic filter).
@@ -74,11 +79,17 @@ const BLOCKED_LOAD: [f64; MAX_BLOCKED_K as usize] = [
 
 /// How a layer of capacity `n` and error `p` gets its bits and `k`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(rename_all = "kebab-case")
+)]
 pub enum Sizing {
-    /// RedisBloom's `bloom.c`, bit for bit: `bpe = −(ln p /
+    /// RedisBloom's `bloom.c`, bit for bit (serde name `redisbloom`): `bpe = −(ln p /
     /// 0.480453013918201)`, `m = ⌊n·bpe⌋` (at least 1) rounded up to a
     /// multiple of 64, `k = ⌈0.693147180559945·bpe⌉`. The decimal
     /// constants matter: at exact powers of two `k = log2(1/p) + 1`.
+    #[cfg_attr(feature = "serde", serde(rename = "redisbloom"))]
     RedisBloom,
     /// `THEORY.md` §7 (Almeida et al.): `k = ⌈log2(1/p)⌉` slices of
     /// `⌈n / ln 2⌉` bits, so that a full layer is half set and errs with
@@ -101,6 +112,11 @@ pub enum Sizing {
 
 /// How a key becomes the pair `(a, b)` the probes are derived from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(rename_all = "kebab-case")
+)]
 pub enum Pairing {
     /// RedisBloom's: `a = H(key, 0xc6a4a7935bd1e995 ^ seed)`,
     /// `b = H(key, a)`. Needs a family with 64-bit seeds.
@@ -115,6 +131,11 @@ pub enum Pairing {
 
 /// How the `k` positions follow from `(a, b)`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(rename_all = "kebab-case")
+)]
 pub enum Probe {
     /// Plain double hashing, `x_i = a + i·b` (mod 2^64), RedisBloom's.
     Double,
@@ -129,6 +150,11 @@ pub enum Probe {
 /// bound on the compounded error is `P0/(1 − r)`, so `P0 = P·(1 − r)`
 /// keeps it under the target `P` ([`Config::new`] does that).
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(try_from = "crate::serde_impls::ConfigFields")
+)]
 pub struct Config {
     /// `n0`: the first layer's capacity (items).
     pub initial_capacity: u64,

@@ -93,7 +93,13 @@ layers apart (`bloomlab-redis`).
 * `serde` (off by default): `Serialize` and `Deserialize` for
   [`ScalableBloomFilter`], as the bytes of its file
   ([`ScalableBloomFilter::to_bytes`]), checked on the way in as
-  [`ScalableBloomFilter::read`] checks a file.
+  [`ScalableBloomFilter::read`] checks a file. A [`Config`] serializes as
+  its fields, with names in kebab case (`layout = "blocked"`,
+  `sizing = "half-fill"`, `family = "xxh3-64"`). On the way in only
+  `initial_capacity` and `error` are required; the rest default as in
+  [`Config::new`], an omitted `first_error` follows `tightening` and
+  `scaling` as [`Config::tightening`] and [`Config::non_scaling`] set it,
+  and the result is [`Config::validate`]d.
 
 # Other crates
 

@@ -40,10 +40,16 @@ use crate::Result;
 /// assert_eq!(c.reduction, Reduction::MultiplyShift);
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(default, deny_unknown_fields)
+)]
 pub struct Config {
     /// The hash family.
     pub family: Family,
     /// The seed, as the family takes it (see [`Family::check_seed`]).
+    #[cfg_attr(feature = "serde", serde(with = "crate::serde_impls::seed"))]
     pub seed: i128,
     /// The index strategy.
     pub strategy: Strategy,

@@ -99,6 +99,10 @@ count, trailing bytes or a bad checksum are [`Error`]s.
   disk, and deserializing checks it as [`read_native`] checks a file: a
   corrupt filter is the document's error, never a panic. `BloomFilter`
   and `StandardFilter` also deserialize Guava's `writeTo` bytes.
+  [`Config`] serializes as its settings, with the family, strategy and
+  reduction by name and every field optional on the way in (an omitted
+  one is [`Config::default`]'s), and [`BlockScheme`] as its name, so a
+  service's configuration file can say how its filters hash.
 
 # Other crates
 

@@ -1,14 +1,59 @@
 //! `Serialize` and `Deserialize` (feature `serde`): each filter as the
 //! bytes of its bloomlab file (`FORMAT.md`), read back through the same
-//! checked reader as a file (`bloomlab_core::serde_file`).
+//! checked reader as a file (`bloomlab_core::serde_file`); a [`Config`]
+//! as its settings and a [`BlockScheme`] as its name.
 
 use bloomlab_core::serde_file;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::{
-    AtomicBloomFilter, BlockedBloomFilter, BloomFilter, StandardFilter,
-    read_any,
+    AtomicBloomFilter, BlockScheme, BlockedBloomFilter, BloomFilter,
+    StandardFilter, read_any,
 };
+
+bloomlab_hash::serde_by_name!(
+    BlockScheme,
+    BlockScheme::name,
+    |name: &str| BlockScheme::from_name(name).ok_or_else(|| {
+        format!(
+            "unknown block scheme `{name}`; known: {}, parquet-split-block",
+            crate::BLOCK_SCHEME
+        )
+    }),
+    "a block scheme's name, such as \"parquet-split-block\""
+);
+
+/// [`crate::Config::seed`] as a 64-bit integer: seeds lie in
+/// `[-2^63, 2^64)` ([`bloomlab_hash::Family::check_seed`]), and formats
+/// such as TOML have no 128-bit integers. The range is checked when the
+/// filter is built, as for a seed set in code.
+pub(crate) mod seed {
+    use serde::{Deserialize, Deserializer, Serializer, de::Error};
+
+    pub(crate) fn serialize<S: Serializer>(
+        seed: &i128,
+        s: S,
+    ) -> Result<S::Ok, S::Error> {
+        match (i64::try_from(*seed), u64::try_from(*seed)) {
+            (Ok(v), _) => s.serialize_i64(v),
+            (_, Ok(v)) => s.serialize_u64(v),
+            _ => Err(serde::ser::Error::custom(format!(
+                "seed {seed} is outside [-2^63, 2^64)"
+            ))),
+        }
+    }
+
+    pub(crate) fn deserialize<'de, D: Deserializer<'de>>(
+        d: D,
+    ) -> Result<i128, D::Error> {
+        let v = i128::deserialize(d)?;
+        if (-(1i128 << 63)..1i128 << 64).contains(&v) {
+            Ok(v)
+        } else {
+            Err(D::Error::custom(format!("seed {v} is outside [-2^63, 2^64)")))
+        }
+    }
+}
 
 bloomlab_core::serde_via_file!(BloomFilter, "a classic Bloom filter");
 bloomlab_core::serde_via_file!(BlockedBloomFilter, "a blocked Bloom filter");
@@ -126,5 +171,71 @@ mod tests {
         let json = serde_json::to_string(&bytes).unwrap_or_default();
         assert!(serde_json::from_str::<BloomFilter>(&json).is_err());
         assert!(serde_json::from_str::<BloomFilter>("{\"m\": 3}").is_err());
+    }
+
+    #[test]
+    fn a_config_reads_from_toml_by_name_with_defaults_for_the_rest() {
+        use crate::Config;
+        use bloomlab_hash::{Family, Reduction};
+
+        let c: Config = toml::from_str(
+            "family = \"Murmur3-x64-128\"\nstrategy = \"guava-mitz64\"\n\
+             reduction = \"modulo\"",
+        )
+        .unwrap();
+        assert_eq!(c, Config::guava(Strategy::GuavaMitz64));
+        let c: Config = toml::from_str("seed = -1").unwrap();
+        assert_eq!(c, Config::default().with_seed(-1));
+        let c: Config = toml::from_str("").unwrap();
+        assert_eq!(c, Config::default());
+        // Every seed a family takes survives TOML, whose integers are
+        // 64-bit, and JSON.
+        for seed in [-(1i128 << 63), -1, 0, 1 << 63, (1i128 << 64) - 1] {
+            let c = Config::default()
+                .with_family(Family::Xxh64)
+                .with_reduction(Reduction::Modulo)
+                .with_seed(seed);
+            let text = toml::to_string(&c).unwrap();
+            assert_eq!(toml::from_str::<Config>(&text).unwrap(), c, "{text}");
+            assert_eq!(round_trip(&c), c);
+        }
+    }
+
+    #[test]
+    fn a_bad_config_says_which_field_and_what_it_takes() {
+        use crate::Config;
+
+        let msg = |text: &str| {
+            toml::from_str::<Config>(text)
+                .err()
+                .map(|e| e.to_string())
+                .unwrap_or_default()
+        };
+        let e = msg("family = \"xxh4\"");
+        assert!(e.contains("family") && e.contains("xxh3-128"), "{e}");
+        let e = msg("strategy = 3");
+        assert!(e.contains("an index strategy's name"), "{e}");
+        let e = msg("hash = \"xxh3-64\"");
+        assert!(e.contains("unknown field `hash`"), "{e}");
+        let seed = serde_json::from_str::<Config>(
+            r#"{"seed": 18446744073709551616}"#,
+        );
+        let e = seed.err().map(|e| e.to_string()).unwrap_or_default();
+        assert!(e.contains("outside [-2^63, 2^64)"), "{e}");
+    }
+
+    #[test]
+    fn a_block_scheme_is_its_name() {
+        for s in BlockScheme::ALL {
+            assert_eq!(round_trip(&s), s);
+        }
+        let json = serde_json::to_string(&BlockScheme::ParquetSplit)
+            .unwrap_or_default();
+        assert_eq!(json, "\"parquet-split-block\"");
+        let e = serde_json::from_str::<BlockScheme>("\"split\"")
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default();
+        assert!(e.contains("unknown block scheme `split`"), "{e}");
     }
 }
