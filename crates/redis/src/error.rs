@@ -48,6 +48,32 @@ pub enum Error {
         /// The config key that is missing.
         config: String,
     },
+    /// The filter's config hash exists but its data key does not: it was
+    /// deleted, expired or evicted (a server whose `maxmemory-policy`
+    /// evicts keys can drop it). Its contents are lost; answering from
+    /// nothing would report every member absent, so nothing is answered.
+    #[error(
+        "the filter's data key {key:?} is gone (deleted, expired or \
+         evicted), so its contents are lost; delete {config:?} and build \
+         the filter again"
+    )]
+    Lost {
+        /// The data key that is missing.
+        key: String,
+        /// The filter's config key.
+        config: String,
+    },
+    /// The scratch key a dense batch insert uses for an instant inside
+    /// its script, `{name}:tmp`, holds something else; nothing was
+    /// changed.
+    #[error(
+        "key {key:?} is reserved for the filter's batch inserts but holds \
+         data; rename or delete it"
+    )]
+    ScratchInUse {
+        /// The scratch key.
+        key: String,
+    },
     /// The filter was deleted and re-created (or edited) with other
     /// parameters since this handle opened it; nothing was changed.
     #[error(

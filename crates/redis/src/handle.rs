@@ -130,12 +130,13 @@ impl Handle {
             .key(&dk)
             .invoke(&mut conn)
             .map_err(|e| script_error(e, name, Op::Use))?;
-        if reply.len() != FIELDS.len() {
+        if reply.len() != FIELDS.len() + 1 {
             return Err(Error::UnexpectedReply {
                 what: "open",
                 detail: format!("{} fields", reply.len()),
             });
         }
+        let data_type = reply[FIELDS.len()].clone().unwrap_or_default();
         let get = |i: usize| -> Result<&str> {
             reply[i].as_deref().ok_or_else(|| Error::BadConfig {
                 name: name.to_owned(),
@@ -152,6 +153,9 @@ impl Handle {
         };
         if get(0)? != kind.variant {
             return Err(bad(0, format!("expected {:?}", kind.variant)));
+        }
+        if data_type == "none" {
+            return Err(Error::Lost { key: dk, config: ck });
         }
         if get(1)? != CONFIG_VERSION.to_string() {
             return Err(bad(
@@ -471,6 +475,10 @@ pub(crate) fn script_error(e: RedisError, name: &str, op: Op) -> Error {
         }
         Some("BLOOMLAB_ORPHAN") => {
             Error::Orphan { key: detail, config: config_key(name) }
+        }
+        Some("BLOOMLAB_SCRATCH") => Error::ScratchInUse { key: detail },
+        Some("BLOOMLAB_LOST") => {
+            Error::Lost { key: detail, config: config_key(name) }
         }
         Some("BLOOMLAB_WRONGTYPE") => {
             let mut words = detail.splitn(3, ' ');

@@ -57,14 +57,28 @@ assert!(local.contains("a"));
 
 # Keys
 
-Filter `name` uses two keys with the hash tag `{name}`, so Redis Cluster
-keeps them in one slot: `{name}:bits` (a string, bit `i` of the
+Filter `name` uses two keys with the hash tag `{name}`, so that they
+hash to one slot: `{name}:bits` (a string, bit `i` of the
 in-memory filter at offset [`redis_offset`]`(i)`) and `{name}:config` (a
 hash: `variant`, `version`, `m`, `k`, `family`, `seed`, `strategy`,
 `reduction`). A counting filter keeps its counters in `{name}:counters`
 instead (variant `counting-u4`). A scalable filter keeps `{name}:config`
 (variant `scalable`), the chain hash `{name}:chain` and one string per
-layer, `{name}:layer:<i>`.
+layer, `{name}:layer:<i>`. A bit filter's dense batch inserts also use
+`{name}:tmp` for an instant inside their script, and refuse to run
+([`Error::ScratchInUse`]) if it holds anything.
+
+The connection is one plain connection, which does not follow Redis
+Cluster's redirects: against a cluster, connect to the node serving the
+name's slot (a `MOVED` error names it). Counting queries use
+`BITFIELD_RO`, so the server must be Redis 6.0 or newer.
+
+A filter whose data key disappears while its config stays (deleted,
+expired, or evicted by a server whose `maxmemory-policy` evicts any
+key) has lost its contents: every use is [`Error::Lost`] rather than
+answers from an empty filter, which would call every member absent.
+Keep filters on a server that does not evict them (`noeviction`, or a
+`volatile-*` policy with no expiry on the filter's keys).
 
 # Errors and timeouts
 

@@ -59,12 +59,17 @@ local function config_differs(fields)
 end
 "#;
 
-/// Shared by every script of this file: `check(create)` returns an error
-/// reply, or `nil` and whether the filter is absent (only when `create`).
+/// Shared by every script of this file: `check(create, lost_ok)` returns
+/// an error reply, or `nil` and whether the filter is absent (only when
+/// `create`). A filter whose data key is gone (deleted, expired,
+/// evicted) while its config stays is an error, `BLOOMLAB_LOST`, unless
+/// `create` (an import replaces the data) or `lost_ok` (a delete): `CREATE`
+/// always writes the data key, so its absence means the contents are
+/// lost, and answering from nothing would turn members into non-members.
 const PRELUDE: &str = r#"
 local FIELDS = {'variant', 'version', 'm', 'k', 'family', 'seed',
                 'strategy', 'reduction'}
-local function check(create)
+local function check(create, lost_ok)
   local ct = keytype(KEYS[1])
   local bt = keytype(KEYS[2])
   if ct == 'none' then
@@ -85,6 +90,9 @@ local function check(create)
   local e = config_differs(FIELDS)
   if e then
     return e
+  end
+  if bt == 'none' and not create and not lost_ok then
+    return redis.error_reply('BLOOMLAB_LOST ' .. KEYS[2])
   end
   return nil, false
 end
@@ -183,6 +191,11 @@ local e = check(false)
 if e then
   return e
 end
+-- The scratch key is the filter's own, but a client may have written
+-- to it: refuse rather than overwrite their data.
+if keytype(KEYS[3]) ~= 'none' then
+  return redis.error_reply('BLOOMLAB_SCRATCH ' .. KEYS[3])
+end
 local old = redis.call('GETRANGE', KEYS[2], 0, #ARGV[9] - 1)
 redis.call('SET', KEYS[3], ARGV[9])
 redis.call('BITOP', 'OR', KEYS[2], KEYS[2], KEYS[3])
@@ -230,7 +243,9 @@ return 0
 "#;
 
 /// Checks the keys' types only, and replies the config fields (nil for
-/// missing ones), in [`FIELDS`] order. Takes no `ARGV`.
+/// missing ones), in [`FIELDS`] order, then the data key's type
+/// (`string` or `none`, for the caller to report a lost data key once
+/// it knows the variant is its own). Takes no `ARGV`.
 const OPEN: &str = r#"
 local ct = keytype(KEYS[1])
 local bt = keytype(KEYS[2])
@@ -248,12 +263,15 @@ if bt ~= 'none' and bt ~= 'string' then
   return redis.error_reply('BLOOMLAB_WRONGTYPE string ' .. bt .. ' '
     .. KEYS[2])
 end
-return redis.call('HMGET', KEYS[1], unpack(FIELDS))
+local reply = redis.call('HMGET', KEYS[1], unpack(FIELDS))
+reply[#FIELDS + 1] = bt
+return reply
 "#;
 
-/// Deletes both keys after checking the config. Replies 1.
+/// Deletes both keys after checking the config (a filter whose data is
+/// lost too). Replies 1.
 const DELETE: &str = r#"
-local e = check(false)
+local e = check(false, true)
 if e then
   return e
 end
@@ -309,6 +327,9 @@ return out
 
 /// Replies, per key, the minimum of its counters (0: absent), stopping
 /// at its first zero counter. Offsets as for [`COUNTING_INSERT`].
+/// `BITFIELD_RO` (Redis 6.0), not `BITFIELD ... GET`, which Redis counts
+/// as a write: refused on a read-only replica and on a server at its
+/// `maxmemory`, where a query should still answer.
 const COUNTING_MIN: &str = r#"
 local e = check(false)
 if e then
@@ -323,7 +344,7 @@ local b = 10
 for i = 1, n do
   local min = 15
   for j = 0, k - 1 do
-    local c = call('BITFIELD', key, 'GET', 'u4', ARGV[b + j])[1]
+    local c = call('BITFIELD_RO', key, 'GET', 'u4', ARGV[b + j])[1]
     if c < min then
       min = c
     end

@@ -448,3 +448,71 @@ fn export_import_round_trips_native_and_guava() {
     let e = RedisBloomFilter::import(server.conn(), "g", &loaded).unwrap_err();
     assert!(matches!(e, Error::AlreadyExists { .. }), "{e}");
 }
+
+/// A filter whose data key is gone (deleted, expired, evicted) while its
+/// config stays has lost its contents: answering from an empty bitmap
+/// would call every member absent, so every use is an error naming the
+/// key, on both batch paths and on open; delete still clears it up.
+#[test]
+fn a_lost_bits_key_is_an_error_not_an_empty_filter() {
+    let server = RedisServer::start();
+    let mut c = server.conn();
+    let mut f = RedisBloomFilter::create(
+        server.conn(),
+        "ev",
+        Config::default(),
+        64,
+        2,
+    )
+    .unwrap();
+    f.insert("a").unwrap();
+    let _: () = c.del(bits_key("ev")).unwrap();
+    let lost = |e: &Error| {
+        matches!(e, Error::Lost { key, config }
+            if key == "{ev}:bits" && config == "{ev}:config")
+    };
+    let e = f.contains("a").unwrap_err();
+    assert!(lost(&e), "{e}");
+    assert!(e.to_string().contains("delete \"{ev}:config\""), "{e}");
+    // 64 bits: any batch is dense, so this takes the other path.
+    let keys: Vec<String> = (0..100).map(|i| i.to_string()).collect();
+    let e = f.contains_many(&keys).unwrap_err();
+    assert!(lost(&e), "{e}");
+    let e = f.insert_many(&keys).unwrap_err();
+    assert!(lost(&e), "{e}");
+    let e = f.export().unwrap_err();
+    assert!(lost(&e), "{e}");
+    let e = RedisBloomFilter::open(server.conn(), "ev").unwrap_err();
+    assert!(lost(&e), "{e}");
+    // Nothing was written by the refused calls.
+    let exists: bool = c.exists(bits_key("ev")).unwrap();
+    assert!(!exists);
+    f.delete().unwrap();
+    let exists: bool = c.exists(config_key("ev")).unwrap();
+    assert!(!exists);
+}
+
+/// The dense insert's scratch key, `{name}:tmp`, holding a client's data:
+/// the batch is refused, naming the key, and the data and the filter's
+/// bits are as they were.
+#[test]
+fn a_scratch_key_in_use_is_refused_not_overwritten() {
+    let server = RedisServer::start();
+    let mut c = server.conn();
+    let mut f =
+        RedisBloomFilter::create(server.conn(), "t", Config::default(), 64, 2)
+            .unwrap();
+    f.insert("a").unwrap();
+    let before = f.export().unwrap();
+    let _: () = c.rpush("{t}:tmp", "theirs").unwrap();
+    // 64 bits: a batch of 100 keys takes the dense path.
+    let keys: Vec<String> = (0..100).map(|i| i.to_string()).collect();
+    let e = f.insert_many(&keys).unwrap_err();
+    assert!(
+        matches!(&e, Error::ScratchInUse { key } if key == "{t}:tmp"),
+        "{e}"
+    );
+    let list: Vec<String> = c.lrange("{t}:tmp", 0, -1).unwrap();
+    assert_eq!(list, ["theirs"]);
+    assert_eq!(f.export().unwrap(), before);
+}

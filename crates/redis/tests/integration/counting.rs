@@ -257,3 +257,69 @@ fn threads_insert_and_remove() {
         assert!(found.iter().all(|&f| f), "writer {w}: a false negative");
     }
 }
+
+/// Queries read the counters with `BITFIELD_RO`, which Redis lets run
+/// where writes may not: on a server at its `maxmemory` (here 1 byte,
+/// so every write is refused) a query still answers, and an insert is
+/// refused by the server, changing nothing.
+#[test]
+fn queries_answer_on_a_server_that_refuses_writes() {
+    let server = RedisServer::start();
+    let mut f = RedisCountingBloomFilter::create(
+        server.conn(),
+        "full",
+        Config::default(),
+        500,
+        4,
+    )
+    .unwrap();
+    f.insert(&1u64).unwrap();
+    let before = f.export_words().unwrap();
+    let mut c = server.conn();
+    let _: () = redis::cmd("CONFIG")
+        .arg("SET")
+        .arg("maxmemory")
+        .arg("1")
+        .query(&mut c)
+        .unwrap();
+    assert!(f.contains(&1u64).unwrap());
+    assert!(!f.contains(&2u64).unwrap());
+    let e = f.insert(&2u64).unwrap_err();
+    assert!(e.to_string().contains("OOM"), "{e}");
+    let _: () = redis::cmd("CONFIG")
+        .arg("SET")
+        .arg("maxmemory")
+        .arg("0")
+        .query(&mut c)
+        .unwrap();
+    assert_eq!(f.export_words().unwrap(), before);
+}
+
+/// As for the bit filter: counters deleted under a config are lost
+/// contents, an error on use and on open, not a filter of zeros.
+#[test]
+fn a_lost_counters_key_is_an_error_not_an_empty_filter() {
+    let server = RedisServer::start();
+    let mut f = RedisCountingBloomFilter::create(
+        server.conn(),
+        "ev",
+        Config::default(),
+        500,
+        4,
+    )
+    .unwrap();
+    f.insert(&1u64).unwrap();
+    let counters = f.counters_key().to_owned();
+    let mut c = server.conn();
+    let _: () = redis::Commands::del(&mut c, &counters).unwrap();
+    let lost =
+        |e: &Error| matches!(e, Error::Lost { key, .. } if *key == counters);
+    let e = f.contains(&1u64).unwrap_err();
+    assert!(lost(&e), "{e}");
+    let e = f.insert(&1u64).unwrap_err();
+    assert!(lost(&e), "{e}");
+    let e = f.remove(&1u64).unwrap_err();
+    assert!(lost(&e), "{e}");
+    let e = RedisCountingBloomFilter::open(server.conn(), "ev").unwrap_err();
+    assert!(lost(&e), "{e}");
+}
