@@ -101,6 +101,13 @@ impl RedisCountingBloomFilter {
         Ok(RedisCountingBloomFilter { h })
     }
 
+    /// Checks what [`RedisCountingBloomFilter::create`] checks before it
+    /// connects: the name, `m` (at most [`MAX_COUNTERS`]), `k` and the
+    /// hashing.
+    pub fn check(name: &str, config: Config, m: u64, k: u32) -> Result<()> {
+        Handle::check(name, &KIND, config, m, k).map(drop)
+    }
+
     /// Opens the existing counting filter `name`.
     pub fn open(
         conn: Connection,

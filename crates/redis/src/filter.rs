@@ -50,8 +50,60 @@ impl Default for Options {
     }
 }
 
+/// `url` as it may be shown: the password of its user info and the
+/// value of a `pass` or `password` query parameter (how `redis+unix`
+/// URLs carry one) replaced by `***`. The user info is taken up to the
+/// last `@`, so a password holding `/`, `?` or `@` unescaped is hidden
+/// too; [`connect`]'s own messages name the server this way.
+///
+/// ```
+/// use bloomlab_redis::redact_url;
+///
+/// assert_eq!(redact_url("redis://bob:s3cr/t@h:6379/0"), "redis://bob:***@h:6379/0");
+/// assert_eq!(
+///     redact_url("redis+unix:///run/r.sock?db=1&pass=s3cret"),
+///     "redis+unix:///run/r.sock?db=1&pass=***",
+/// );
+/// assert_eq!(redact_url("redis://h:6379/"), "redis://h:6379/");
+/// ```
+pub fn redact_url(url: &str) -> String {
+    let Some((scheme, rest)) = url.split_once("://") else {
+        return url.to_owned();
+    };
+    let (user, rest) = match rest.rfind('@') {
+        Some(at) => {
+            let user = &rest[..at];
+            let user = match user.split_once(':') {
+                Some((name, _)) => format!("{name}:***@"),
+                None => format!("{user}@"),
+            };
+            (user, &rest[at + 1..])
+        }
+        None => (String::new(), rest),
+    };
+    let rest = match rest.split_once('?') {
+        Some((path, query)) => {
+            let params: Vec<String> = query
+                .split('&')
+                .map(|p| match p.split_once('=') {
+                    Some((k, _))
+                        if k.eq_ignore_ascii_case("pass")
+                            || k.eq_ignore_ascii_case("password") =>
+                    {
+                        format!("{k}=***")
+                    }
+                    _ => p.to_owned(),
+                })
+                .collect();
+            format!("{path}?{}", params.join("&"))
+        }
+        None => rest.to_owned(),
+    };
+    format!("{scheme}://{user}{rest}")
+}
+
 /// Opens a connection to `url` (`redis://host:port/db`) with the
-/// timeouts of `options`. After a call fails with a timeout or an I/O
+/// timeouts of `options`. Errors name the server by [`redact_url`]. After a call fails with a timeout or an I/O
 /// error, open a new connection: the old one may still hold a late reply.
 pub fn connect(url: &str, options: &Options) -> Result<Connection> {
     let client = redis::Client::open(url)?;
@@ -73,7 +125,10 @@ pub fn connect(url: &str, options: &Options) -> Result<Connection> {
             return Err(Error::Redis(
                 io::Error::new(
                     io::ErrorKind::TimedOut,
-                    format!("no connection to {url} within {timeout:?}"),
+                    format!(
+                        "no connection to {} within {timeout:?}",
+                        redact_url(url)
+                    ),
                 )
                 .into(),
             ));
@@ -193,6 +248,22 @@ impl RedisBloomFilter {
             inv.arg(last);
         })?;
         Ok(RedisBloomFilter { h })
+    }
+
+    /// Checks what [`RedisBloomFilter::create`] checks before it
+    /// connects: the name, `m` (at most [`MAX_BITS`]), `k` (1 to
+    /// [`MAX_K`](crate::MAX_K)) and the hashing, so a program can refuse
+    /// bad parameters before it needs a server.
+    ///
+    /// ```
+    /// use bloomlab_redis::{Config, RedisBloomFilter};
+    ///
+    /// assert!(RedisBloomFilter::check("urls", Config::default(), 9_600, 7).is_ok());
+    /// assert!(RedisBloomFilter::check("{urls}", Config::default(), 9_600, 7).is_err());
+    /// assert!(RedisBloomFilter::check("urls", Config::default(), 1 << 33, 7).is_err());
+    /// ```
+    pub fn check(name: &str, config: Config, m: u64, k: u32) -> Result<()> {
+        Handle::check(name, &KIND, config, m, k).map(drop)
     }
 
     /// Creates filter `name` for `n` items at false-positive rate `p`,

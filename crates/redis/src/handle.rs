@@ -68,29 +68,7 @@ impl Handle {
         m: u64,
         k: u32,
     ) -> Result<Handle> {
-        check_name(name)?;
-        if m > kind.max_m {
-            return Err(Error::InvalidParameter {
-                name: "m",
-                value: m.to_string(),
-                reason: kind.max_m_reason,
-            });
-        }
-        if k > MAX_K {
-            return Err(Error::InvalidParameter {
-                name: "k",
-                value: k.to_string(),
-                reason: "a Redis filter takes at most 255 probes",
-            });
-        }
-        let indexer = Indexer::new(
-            config.family,
-            config.seed,
-            config.strategy,
-            config.reduction,
-            k,
-            m,
-        )?;
+        let indexer = Handle::check(name, kind, config, m, k)?;
         let fields = [
             kind.variant.to_owned(),
             CONFIG_VERSION.to_string(),
@@ -112,6 +90,40 @@ impl Handle {
             buf: Vec::new(),
             mask: Vec::new(),
         })
+    }
+
+    /// Checks a filter's name and parameters without a server, as
+    /// creating it would; the indexer they make.
+    pub(crate) fn check(
+        name: &str,
+        kind: &Kind,
+        config: Config,
+        m: u64,
+        k: u32,
+    ) -> Result<Indexer> {
+        check_name(name)?;
+        if m > kind.max_m {
+            return Err(Error::InvalidParameter {
+                name: "m",
+                value: m.to_string(),
+                reason: kind.max_m_reason,
+            });
+        }
+        if k > MAX_K {
+            return Err(Error::InvalidParameter {
+                name: "k",
+                value: k.to_string(),
+                reason: "a Redis filter takes at most 255 probes",
+            });
+        }
+        Ok(Indexer::new(
+            config.family,
+            config.seed,
+            config.strategy,
+            config.reduction,
+            k,
+            m,
+        )?)
     }
 
     /// Opens the existing filter `name` of this kind, reading its

@@ -107,7 +107,7 @@ pub use counting::{
 pub use error::{Error, Result};
 pub use filter::{
     MAX_BITS, Options, RedisBloomFilter, VARIANT, bits_key, connect,
-    redis_offset, to_redis_bytes,
+    redact_url, redis_offset, to_redis_bytes,
 };
 pub use handle::{CONFIG_VERSION, MAX_K, config_key};
 pub use redis;

@@ -181,6 +181,16 @@ impl RedisScalableBloomFilter {
         Ok(f)
     }
 
+    /// Checks what [`RedisScalableBloomFilter::create`] checks before it
+    /// connects: the name, the configuration, and that the first layer
+    /// fits a Redis string.
+    pub fn check(name: &str, config: &ScalableConfig) -> Result<()> {
+        check_name(name)?;
+        Prober::new(config)?;
+        let first = config.layer_specs(0)?;
+        first.first().map_or(Ok(()), |s| check_layer(0, s.bits))
+    }
+
     /// Creates scalable filter `name` with `config` and its first layer
     /// (allocated at full size, all clear). If it exists with the same
     /// parameters, opens it (untouched); with other parameters, fails with
@@ -550,14 +560,7 @@ impl RedisScalableBloomFilter {
         }
         let specs = self.config.layer_specs(p - 1)?;
         for (i, s) in specs.iter().enumerate().skip(self.specs.len()) {
-            if s.bits > MAX_BITS {
-                return Err(bloomlab_scalable::Error::CannotGrow(format!(
-                    "layer {i} needs {} bits; a Redis string holds at most \
-                     2^32",
-                    s.bits
-                ))
-                .into());
-            }
+            check_layer(i, s.bits)?;
             self.layer_keys.push(layer_key(&self.name, i));
         }
         self.specs = specs;
@@ -913,6 +916,17 @@ fn parse_config(
     };
     config.validate().map_err(|e| bad(2, e.to_string()))?;
     Ok(config)
+}
+
+/// Layer `i` of `bits` bits must fit one Redis string.
+fn check_layer(i: usize, bits: u64) -> Result<()> {
+    if bits > MAX_BITS {
+        return Err(bloomlab_scalable::Error::CannotGrow(format!(
+            "layer {i} needs {bits} bits; a Redis string holds at most 2^32"
+        ))
+        .into());
+    }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -161,7 +161,13 @@ to it: several processes may build one filter, a shard each. If it \
 exists with other parameters (or is not a bloomlab filter), the build \
 fails and changes nothing. Items go in batches of --batch-size, one round \
 trip each; if a batch fails, the batches before it are stored and the \
-error says how many items that is.";
+error says how many items that is. A batch is stored whole or not at all: \
+one the server refused is not stored, and one whose reply did not come \
+(a timeout, a dropped connection) may be; check with query before \
+building again, since a counting filter would count it twice. After the \
+build the filter is read back once, to report its expected \
+false-positive rate and warn when it holds more items than it is sized \
+for.";
 
 pub(crate) fn run(args: Args) -> Result<()> {
     let funnel = funnel::parse(&args.funnel)?;
@@ -205,7 +211,8 @@ pub(crate) fn run(args: Args) -> Result<()> {
 
     let format = filter.format();
     let f = filter.as_filter();
-    if let Some(warning) = overfull_warning(&args, &keys, f.expected_fpp()) {
+    let held = Held::Distinct(&keys);
+    if let Some(warning) = overfull_warning(&args, held, f.expected_fpp()) {
         eprintln!("{warning}");
     }
     if args.json {
@@ -242,27 +249,49 @@ pub(crate) fn run(args: Args) -> Result<()> {
 /// A line for stderr when the items outnumber the capacity the filter
 /// was sized for, which it does not grow past (every variant but
 /// `scalable`), when its expected false-positive rate is above the
-/// target: the file is still written, as asked, but the user should
-/// know.
+/// target: the filter is still written, as asked, but the user should
+/// know. `held` is how many distinct items the filter holds: this
+/// build's, or for a filter in Redis, which other builds may share, its
+/// estimate from the bits.
 fn overfull_warning(
     args: &Args,
-    keys: &[Vec<u8>],
+    held: Held,
     expected_fpp: f64,
 ) -> Option<String> {
     let (n, p, flag) = sized_for(args)?;
-    // Duplicates set no new bits: count each item once.
-    let distinct = keys.iter().collect::<HashSet<_>>().len();
+    let (items, said) = match held {
+        Held::Distinct(keys) => {
+            // Duplicates set no new bits: count each item once.
+            let d = keys.iter().collect::<HashSet<_>>().len();
+            (d as f64, format!("{d} distinct items"))
+        }
+        Held::Estimated(x) => {
+            (x, format!("about {x:.0} items (estimated from its bits)"))
+        }
+    };
     // Sizes round up (Guava's to whole words), so a few items more may
     // still be within the target: only a missed target is worth a word.
-    (distinct as u64 > n && expected_fpp > p).then(|| {
+    (items > n as f64 && expected_fpp > p).then(|| {
+        let more = if items.is_finite() {
+            format!("{items:.0} or more")
+        } else {
+            "more".to_owned()
+        };
         format!(
-            "warning: {distinct} distinct items, more than the {n} the \
-             filter is sized for: its expected false-positive rate is {}, \
-             not {p}; size it for the items ({flag} {distinct} or more) or \
-             build --variant scalable",
+            "warning: {said}, more than the {n} the filter is sized for: \
+             its expected false-positive rate is {}, not {p}; size it for \
+             the items ({flag} {more}) or build --variant scalable",
             rate(expected_fpp)
         )
     })
+}
+
+/// What [`overfull_warning`] counts as the filter's items.
+enum Held<'a> {
+    /// The keys a file build inserted.
+    Distinct(&'a [Vec<u8>]),
+    /// A shared filter's estimate from its bits.
+    Estimated(f64),
 }
 
 /// The capacity and target false-positive rate a fixed-size filter was
@@ -310,6 +339,8 @@ fn build_in_redis(
 ) -> Result<()> {
     // Every parameter is checked before connecting.
     let spec = redis_spec(args)?;
+    spec.check(target.key)
+        .map_err(|e| anyhow!("filter {:?}: {e}", target.key))?;
     let conn = target.connect()?;
     let mut filter = RedisFilter::create(conn, target.key, spec)
         .map_err(|e| target.error(e, "creating"))?;
@@ -318,11 +349,20 @@ fn build_in_redis(
     let mut done = 0usize;
     for chunk in keys.chunks(batch) {
         changed += filter.insert_many(chunk).map_err(|e| {
-            // Batches are atomic: those before this one are in, this
-            // one is not.
+            // Batches are atomic: those before this one are in; this one
+            // is not if it was refused, and unknown if its reply never
+            // came (the script may have run).
+            let unknown = matches!(&e, bloomlab_redis::Error::Redis(r)
+                if r.is_timeout() || r.is_io_error() || r.is_connection_dropped());
+            let fate = if unknown {
+                " (stored whole or not at all: the reply did not come, so \
+                 check with query before building again)"
+            } else {
+                ""
+            };
             let what = format!(
-                "after storing {done} items, inserting items {}..={} of {} \
-                 into",
+                "after storing {done} items, inserting items {}..={}{fate} \
+                 of {} into",
                 done + 1,
                 done + chunk.len(),
                 output::input_name(&args.input),
@@ -333,6 +373,15 @@ fn build_in_redis(
     }
     let variant = filter.variant();
     let (m, k) = filter.shape().map_err(|e| target.error(e, "reading"))?;
+    // The filter may be shared by other builds: its rate and fill come
+    // from its bits, read back once.
+    let copy = filter.export(target)?;
+    let f = copy.as_filter();
+    let expected_fpp = f.expected_fpp();
+    let held = Held::Estimated(f.estimated_count());
+    if let Some(warning) = overfull_warning(args, held, expected_fpp) {
+        eprintln!("{warning}");
+    }
     let redis_bytes =
         filter.redis_bytes().map_err(|e| target.error(e, "measuring"))?;
     let url = target.shown_url();
@@ -346,6 +395,7 @@ fn build_in_redis(
             "inserts_changing_bits": changed,
             "m": m,
             "k": k,
+            "expected_fpp": expected_fpp,
             "redis_bytes": redis_bytes,
         }));
     }
@@ -355,9 +405,10 @@ fn build_in_redis(
     };
     output::line(format_args!(
         "stored {url} key {} ({bytes}): {variant} filter, m = {m}, k = {k}, \
-         {} items ({changed} inserts changed it)",
+         {} items ({changed} inserts changed it), expected fpp {}",
         target.key,
         keys.len(),
+        rate(expected_fpp),
     ))?;
     Ok(())
 }

@@ -26,7 +26,9 @@ pub(crate) struct RedisArgs {
     redis: Option<String>,
     /// The filter's name in Redis: its keys are {NAME}:config and
     /// {NAME}:bits ({NAME}:counters, or {NAME}:chain and
-    /// {NAME}:layer:N), one hash tag for Redis Cluster.
+    /// {NAME}:layer:N), plus {NAME}:tmp inside batch inserts; one hash
+    /// tag, so one Redis Cluster slot (connect to the node serving it:
+    /// redirects are not followed).
     #[arg(long, value_name = "NAME", requires = "redis")]
     key: Option<String>,
     /// With --redis: give up connecting, or waiting for any one reply,
@@ -68,7 +70,7 @@ pub(crate) struct Target<'a> {
 impl Target<'_> {
     /// The URL as printed: without its password.
     pub(crate) fn shown_url(&self) -> String {
-        redact(self.url)
+        bloomlab_redis::redact_url(self.url)
     }
 
     /// A connection whose every call fails after the timeout rather than
@@ -132,26 +134,6 @@ impl Target<'_> {
     }
 }
 
-/// `url` with the password of its user info replaced by `***`, so
-/// messages and summaries never print it.
-fn redact(url: &str) -> String {
-    let Some((scheme, rest)) = url.split_once("://") else {
-        return url.to_owned();
-    };
-    let end = rest.find(['/', '?']).unwrap_or(rest.len());
-    let (authority, tail) = rest.split_at(end);
-    match authority.rsplit_once('@') {
-        Some((user, host)) => {
-            let user = match user.split_once(':') {
-                Some((name, _)) => format!("{name}:***"),
-                None => user.to_owned(),
-            };
-            format!("{scheme}://{user}@{host}{tail}")
-        }
-        None => url.to_owned(),
-    }
-}
-
 /// The variants `--redis` stores, with what they need to be created.
 #[derive(Debug, Clone, Copy)]
 pub(crate) enum Spec {
@@ -177,6 +159,25 @@ pub(crate) enum Spec {
     /// A chain of layers growing as it fills
     /// (`RedisScalableBloomFilter`).
     Scalable(bloomlab_scalable::Config),
+}
+
+impl Spec {
+    /// Checks the filter's name and parameters as creating it would,
+    /// without a server, so a bad one is reported even when the server
+    /// cannot be reached.
+    pub(crate) fn check(&self, name: &str) -> bloomlab_redis::Result<()> {
+        match self {
+            Spec::Standard { config, m, k } => {
+                RedisBloomFilter::check(name, *config, *m, *k)
+            }
+            Spec::Counting { config, m, k } => {
+                RedisCountingBloomFilter::check(name, *config, *m, *k)
+            }
+            Spec::Scalable(config) => {
+                RedisScalableBloomFilter::check(name, config)
+            }
+        }
+    }
 }
 
 /// A filter in Redis of any variant the CLI knows. A new variant is one
@@ -411,13 +412,20 @@ mod tests {
 
     #[test]
     fn passwords_are_not_shown() {
+        let redact = bloomlab_redis::redact_url;
         assert_eq!(
             redact("redis://user:secret@host:6379/0"),
             "redis://user:***@host:6379/0"
         );
         assert_eq!(redact("redis://:pw@h/"), "redis://:***@h/");
+        assert_eq!(redact("redis://:p/w?x@h/"), "redis://:***@h/");
+        assert_eq!(redact("redis://:p@w@h/"), "redis://:***@h/");
         assert_eq!(redact("redis://h:1/"), "redis://h:1/");
         assert_eq!(redact("redis://u@h"), "redis://u@h");
+        assert_eq!(
+            redact("redis+unix:///r.sock?PASSWORD=x&db=2"),
+            "redis+unix:///r.sock?PASSWORD=***&db=2"
+        );
         assert_eq!(redact("not a url"), "not a url");
     }
 

@@ -740,6 +740,31 @@ fn redis_errors_are_one_clear_line() {
     drop(silent);
 
     fails_with(&strs(&build("not-a-url")), 1, "connecting to not-a-url");
+    // Parameters are checked before connecting: the name, m past a
+    // Redis string, k past 255.
+    let mut braces = build(&closed);
+    braces[4] = "a{b}".to_owned();
+    fails_with(&strs(&braces), 1, "without braces");
+    fails_with(
+        &["build", "--redis", &closed, "--key", "f", "--m", "8589934592"]
+            .iter()
+            .chain(&["--k", "3", "--input", s(&items)])
+            .copied()
+            .collect::<Vec<_>>(),
+        1,
+        "at most 2^32 bits",
+    );
+    // A password holding '/', or carried as a query parameter, is not
+    // printed either.
+    for url in [
+        closed.replace("127.0.0.1", ":hun/ter2@127.0.0.1"),
+        format!("{closed}?password=hunter2"),
+    ] {
+        let out = bloomlab().args(strs(&build(&url))).output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success());
+        assert!(!err.contains("hunter2") && !err.contains("ter2"), "{err}");
+    }
     // A password is not printed.
     fails_with(
         &strs(&build(&closed.replace("127.0.0.1", ":hunter2@127.0.0.1"))),
@@ -879,4 +904,50 @@ fn redis_errors_are_one_clear_line() {
     );
     fails_with(&["inspect"], 2, "<FILE|--redis <URL>>");
     assert!(!file.exists());
+}
+
+/// A `--redis` build reads the filter back to report its expected rate,
+/// and warns when the filter, which other builds may share, holds more
+/// items than it is sized for: here two shards of 300 items into a filter
+/// sized for 200.
+#[test]
+fn redis_build_reports_the_rate_and_warns_when_overfull() {
+    let server = Server::start();
+    let url = server.url();
+    let dir = tempfile::tempdir().unwrap();
+    let shard = |i: usize| {
+        let lines: Vec<String> =
+            (0..300).map(|j| format!("item-{i}-{j}")).collect();
+        write_lines(dir.path(), &format!("s{i}.txt"), &lines)
+    };
+    let build = |input: &Path| {
+        bloomlab()
+            .args(["build", "--redis", &url, "--key", "shared"])
+            .args(["--n", "500", "--p", "0.01", "--json", "--input"])
+            .arg(input)
+            .output()
+            .unwrap()
+    };
+    let first = build(&shard(0));
+    assert!(first.status.success());
+    assert!(first.stderr.is_empty(), "{first:?}");
+    let line: serde_json::Value =
+        serde_json::from_slice(&first.stdout).unwrap();
+    let fpp = line["expected_fpp"].as_f64().unwrap();
+    // 300 of 500 items: well under the 1% target.
+    assert!(fpp > 0.0 && fpp < 0.01, "{line}");
+    let second = build(&shard(1));
+    assert!(second.status.success());
+    let warning = String::from_utf8_lossy(&second.stderr);
+    assert!(
+        warning.starts_with("warning: about ")
+            && warning.contains(
+                "items (estimated from its bits), more than \
+                 the 500 the filter is sized for"
+            ),
+        "{warning}"
+    );
+    let line: serde_json::Value =
+        serde_json::from_slice(&second.stdout).unwrap();
+    assert!(line["expected_fpp"].as_f64().unwrap() > 0.01, "{line}");
 }
