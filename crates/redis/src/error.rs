@@ -63,16 +63,18 @@ pub enum Error {
         /// The filter's config key.
         config: String,
     },
-    /// The scratch key a dense batch insert uses for an instant inside
-    /// its script, `{name}:tmp`, holds something else; nothing was
-    /// changed.
+    /// A key the filter reserves holds something it did not write: the
+    /// scratch key `{name}:tmp` of a dense batch insert, or the key of a
+    /// scalable filter's next layer. Nothing was changed.
     #[error(
-        "key {key:?} is reserved for the filter's batch inserts but holds \
-         data; rename or delete it"
+        "key {key:?} is reserved for the filter's {role} but holds data; \
+         rename or delete it (nothing was changed)"
     )]
-    ScratchInUse {
-        /// The scratch key.
+    KeyInUse {
+        /// The key.
         key: String,
+        /// What the filter needs it for.
+        role: &'static str,
     },
     /// The filter was deleted and re-created (or edited) with other
     /// parameters since this handle opened it; nothing was changed.
@@ -161,15 +163,18 @@ pub enum Error {
     /// A non-scaling scalable filter is full and a key that is not
     /// (apparently) present does not fit; the whole call changed nothing.
     #[error(
-        "filter {name:?} is full: it does not scale and holds {capacity} \
-         items (key {at} of the batch does not fit; nothing was inserted)"
+        "filter {name:?} is full: it does not scale, and its capacity is \
+         {capacity} items (key {number} of the batch, counting from 1, does \
+         not fit; nothing of the batch was inserted)",
+        number = .at + 1
     )]
     Full {
         /// The filter's name.
         name: String,
         /// Its one layer's capacity.
         capacity: u64,
-        /// The position in the batch of the first key that does not fit.
+        /// The position in the batch of the first key that does not fit,
+        /// from 0.
         at: usize,
     },
     /// From `bloomlab-scalable`: parameters it refuses, a layer the chain

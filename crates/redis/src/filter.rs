@@ -180,7 +180,7 @@ fn scratch_key(name: &str) -> String {
 /// `reduction`). Both keys share the hash tag `{name}`, so they live in
 /// one Redis Cluster slot; so does `{name}:tmp`, scratch space of dense
 /// batch inserts that exists only inside their script (a batch finding
-/// anything there is refused with [`Error::ScratchInUse`]).
+/// anything there is refused with [`Error::KeyInUse`]).
 ///
 /// Keys are hashed here, into the same positions as a [`BloomFilter`]
 /// with the same [`Config`], `m` and `k`; every operation then runs one

@@ -488,7 +488,12 @@ pub(crate) fn script_error(e: RedisError, name: &str, op: Op) -> Error {
         Some("BLOOMLAB_ORPHAN") => {
             Error::Orphan { key: detail, config: config_key(name) }
         }
-        Some("BLOOMLAB_SCRATCH") => Error::ScratchInUse { key: detail },
+        Some("BLOOMLAB_SCRATCH") => {
+            Error::KeyInUse { key: detail, role: "batch inserts" }
+        }
+        Some("BLOOMLAB_NEXT_LAYER") => {
+            Error::KeyInUse { key: detail, role: "next layer" }
+        }
         Some("BLOOMLAB_LOST") => {
             Error::Lost { key: detail, config: config_key(name) }
         }

@@ -66,7 +66,7 @@ instead (variant `counting-u4`). A scalable filter keeps `{name}:config`
 (variant `scalable`), the chain hash `{name}:chain` and one string per
 layer, `{name}:layer:<i>`. A bit filter's dense batch inserts also use
 `{name}:tmp` for an instant inside their script, and refuse to run
-([`Error::ScratchInUse`]) if it holds anything.
+([`Error::KeyInUse`]) if it holds anything.
 
 The connection is one plain connection, which does not follow Redis
 Cluster's redirects: against a cluster, connect to the node serving the

@@ -914,7 +914,25 @@ fn parse_config(
         probe,
         reduction,
     };
-    config.validate().map_err(|e| bad(2, e.to_string()))?;
+    config.validate().map_err(|e| {
+        // Blame the field the refused parameter is stored in.
+        let field = match &e {
+            bloomlab_scalable::Error::InvalidParameter { name, .. } => {
+                match *name {
+                    "p" => 3,
+                    "p0" => 4,
+                    "r" => 5,
+                    "s" => 6,
+                    "sizing" => 10,
+                    "family" => 11,
+                    _ => 2,
+                }
+            }
+            bloomlab_scalable::Error::Hash(_) => 12,
+            _ => 2,
+        };
+        bad(field, e.to_string())
+    })?;
     Ok(config)
 }
 

@@ -370,7 +370,7 @@ for j = 1, n do
       end
       nl = nl + 1
       if keytype(KEYS[2 + nl]) ~= 'none' then
-        return redis.error_reply('BLOOMLAB_ORPHAN ' .. KEYS[2 + nl])
+        return redis.error_reply('BLOOMLAB_NEXT_LAYER ' .. KEYS[2 + nl])
       end
     end
     local v = probes(j, nl)

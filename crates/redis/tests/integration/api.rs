@@ -509,7 +509,8 @@ fn a_scratch_key_in_use_is_refused_not_overwritten() {
     let keys: Vec<String> = (0..100).map(|i| i.to_string()).collect();
     let e = f.insert_many(&keys).unwrap_err();
     assert!(
-        matches!(&e, Error::ScratchInUse { key } if key == "{t}:tmp"),
+        matches!(&e, Error::KeyInUse { key, role: "batch inserts" }
+            if key == "{t}:tmp"),
         "{e}"
     );
     let list: Vec<String> = c.lrange("{t}:tmp", 0, -1).unwrap();

@@ -309,6 +309,16 @@ fn typed_errors() {
     RedisScalableBloomFilter::create(server.conn(), "sc", config).unwrap();
     let e = RedisBloomFilter::open(server.conn(), "sc").unwrap_err();
     assert!(matches!(e, Error::BadConfig { .. }), "{e}");
+    // A config field edited to a value the chain cannot take is blamed
+    // by its own name.
+    RedisScalableBloomFilter::create(server.conn(), "ed", config).unwrap();
+    let _: () = c.hset("{ed}:config", "tightening", "1.5").unwrap();
+    let e = RedisScalableBloomFilter::open(server.conn(), "ed").unwrap_err();
+    assert!(
+        matches!(&e, Error::BadConfig { field: "tightening", value, .. }
+            if value == "1.5"),
+        "{e}"
+    );
 
     // Re-created with other parameters under an open handle; create with
     // other parameters.
@@ -377,7 +387,34 @@ fn typed_errors() {
         (1_000u64..).find(|x| !local.contains(&x.to_le_bytes())).unwrap();
     let e = f.insert(&absent).unwrap_err();
     assert!(matches!(e, Error::Full { at: 0, .. }), "{e}");
-    assert!(e.to_string().contains("is full"), "{e}");
+    assert!(
+        e.to_string().contains("key 1 of the batch, counting from 1"),
+        "{e}"
+    );
+}
+
+/// A key in the place of the chain's next layer, written by someone
+/// else: growing is refused, naming the key, and the batch changes
+/// nothing.
+#[test]
+fn a_stray_key_where_the_next_layer_goes_is_refused() {
+    let server = RedisServer::start();
+    let mut c = server.conn();
+    let config = ScalableConfig::new(10, 0.01);
+    let mut f =
+        RedisScalableBloomFilter::create(server.conn(), "st", config).unwrap();
+    let _: () = c.set("{st}:layer:1", "junk").unwrap();
+    let before = f.export().unwrap();
+    let xs: Vec<u64> = (0..100).collect();
+    let e = f.insert_many(&xs).unwrap_err();
+    assert!(
+        matches!(&e, Error::KeyInUse { key, role: "next layer" }
+            if key == "{st}:layer:1"),
+        "{e}"
+    );
+    assert_eq!(f.export().unwrap(), before);
+    let junk: String = c.get("{st}:layer:1").unwrap();
+    assert_eq!(junk, "junk");
 }
 
 /// The chain's snapshot of every field, and every layer's bytes.
