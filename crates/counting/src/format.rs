@@ -124,6 +124,23 @@ impl CountingBloomFilter {
         let events = r.u64("saturation events")?;
         let skipped = r.u64("skipped decrements")?;
         let words = r.u64("word count")?;
+        // The word count against m and the width first: a damaged count
+        // in a whole file would otherwise read as trailing bytes or a
+        // truncated file.
+        let width =
+            CounterWidth::from_bits(u32::from(width)).map_err(|_| {
+                Error::corrupt("counter bits", width, "not 2, 4 or 8")
+            })?;
+        if m == 0 {
+            return Err(Error::corrupt("m", m, "must be at least 1"));
+        }
+        if width.words_for(m) != Some(words) {
+            return Err(Error::corrupt(
+                "word count",
+                words,
+                "does not match m and the counter width",
+            ));
+        }
         // The whole length (words + checksum) before allocating anything.
         let body = words.checked_mul(8).and_then(|b| b.checked_add(8));
         let available = r.remaining() as u64;
@@ -157,20 +174,6 @@ impl CountingBloomFilter {
         let family = Family::from_name(family)?;
         let strategy = Strategy::from_name(strategy)?;
         let reduction = Reduction::from_name(reduction)?;
-        let width =
-            CounterWidth::from_bits(u32::from(width)).map_err(|_| {
-                Error::corrupt("counter bits", width, "not 2, 4 or 8")
-            })?;
-        if m == 0 {
-            return Err(Error::corrupt("m", m, "must be at least 1"));
-        }
-        if width.words_for(m) != Some(words) {
-            return Err(Error::corrupt(
-                "word count",
-                words,
-                "does not match m and the counter width",
-            ));
-        }
         // No check of `removes` against `inserts`: a filter legitimately
         // has more removes than inserts (removes of a key whose counters
         // are saturated always succeed; a filter made by `from_words`

@@ -223,11 +223,13 @@ impl AnyPartitioned {
         let preset = read_preset(&mut r)?;
         let total = r.u64("bits")?;
         if total != preset.bits() {
-            return Err(Error::corrupt(
-                "bits",
-                total,
-                "differs from the sum of the slice sizes",
-            ));
+            // The header before it gives the size (slices, or k · s, or
+            // hutool's c · k); say what it gives.
+            return Err(Error::Corrupt {
+                what: "bits",
+                value: format!("{total} (the layout gives {})", preset.bits()),
+                reason: "does not match the layout stored before it",
+            });
         }
         let count = r.u64("word count")?;
         if count != total.div_ceil(64) {
@@ -238,7 +240,7 @@ impl AnyPartitioned {
         let needed = count.checked_mul(8).and_then(|b| b.checked_add(8));
         if needed.is_none_or(|n| n > r.remaining() as u64) {
             return Err(Error::Truncated {
-                what: "words",
+                what: "words and checksum",
                 offset: r.position() as u64,
                 needed: needed.unwrap_or(u64::MAX),
                 available: r.remaining() as u64,

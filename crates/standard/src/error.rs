@@ -76,8 +76,9 @@ pub enum Error {
     /// A native file of a format version this build cannot read.
     #[error("unsupported bloomlab format version {0} (this build reads 1)")]
     UnsupportedVersion(u16),
-    /// A native file of an unknown variant.
-    #[error("unknown filter variant {0}")]
+    /// A native file of a variant this crate does not read: another
+    /// bloomlab crate's (named in the message), or unknown.
+    #[error("{}", other_variant(*.0))]
     UnknownVariant(u8),
     /// A file holds a filter of another layout than the reader's
     /// (`BloomFilter::read` of a blocked filter, or the reverse).
@@ -177,5 +178,23 @@ impl From<framing::Error> for Error {
             }
             F::Io(e) => Error::Io(e),
         }
+    }
+}
+
+/// What a native file of variant `v`, not this crate's, holds, and which
+/// crate reads it (the variant bytes of each crate's `FORMAT.md`).
+fn other_variant(v: u8) -> String {
+    let owner = match v {
+        2 => Some(("counting", "bloomlab-counting")),
+        3 => Some(("partitioned", "bloomlab-partitioned")),
+        4 => Some(("scalable", "bloomlab-scalable")),
+        _ => None,
+    };
+    match owner {
+        Some((what, krate)) => format!(
+            "the file holds a {what} filter (variant {v}), not a standard or \
+             blocked one: read it with {krate}"
+        ),
+        None => format!("unknown filter variant {v}"),
     }
 }

@@ -329,6 +329,19 @@ impl Loaded {
 /// (starts with [`MAGIC`]) or Guava's (starts with strategy ordinal 0 or
 /// 1).
 pub fn read_any(bytes: &[u8]) -> Result<Loaded> {
+    // A native file cut inside its magic is a short file, not an unknown
+    // format.
+    if !bytes.is_empty()
+        && bytes.len() < MAGIC.len()
+        && MAGIC.starts_with(bytes)
+    {
+        return Err(Error::Truncated {
+            what: "magic",
+            offset: 0,
+            needed: MAGIC.len() as u64,
+            available: bytes.len() as u64,
+        });
+    }
     if bytes.starts_with(&MAGIC) {
         return Ok(Loaded {
             filter: read_native(bytes)?,
@@ -520,6 +533,16 @@ pub fn read_native(bytes: &[u8]) -> Result<StandardFilter> {
     let k = r.u32("k")?;
     let block_bits = r.u64("block bits")?;
     let words = r.u64("word count")?;
+    // The word count against m first: a damaged count in a whole file
+    // would otherwise read as trailing bytes or a truncated file.
+    let fits = if variant == VARIANT_STANDARD {
+        m.div_ceil(64) == words
+    } else {
+        words.checked_mul(64) == Some(m)
+    };
+    if !fits {
+        return Err(Error::corrupt("word count", words, "does not match m"));
+    }
     // Check the whole length (words + checksum) before allocating.
     let body = words.checked_mul(8).and_then(|b| b.checked_add(8));
     let available = r.remaining() as u64;
@@ -563,13 +586,6 @@ pub fn read_native(bytes: &[u8]) -> Result<StandardFilter> {
                     "must be 0 for a standard filter",
                 ));
             }
-            if m.div_ceil(64) != words {
-                return Err(Error::corrupt(
-                    "word count",
-                    words,
-                    "does not match m",
-                ));
-            }
             let config = Config { family, seed, strategy, reduction };
             let bits = BitArray::from_words(m, data)?;
             Ok(StandardFilter::Classic(BloomFilter::from_bit_array(
@@ -591,13 +607,6 @@ pub fn read_native(bytes: &[u8]) -> Result<StandardFilter> {
                     "reduction",
                     reduction.name(),
                     "a blocked filter uses multiply-shift",
-                ));
-            }
-            if words.checked_mul(64) != Some(m) {
-                return Err(Error::corrupt(
-                    "word count",
-                    words,
-                    "does not match m",
                 ));
             }
             let b = BlockedBloomFilter::from_words_with_scheme(

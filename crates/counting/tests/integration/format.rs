@@ -134,14 +134,19 @@ fn rejections() {
         err(&set(last, &[0x10])),
         Error::Corrupt { field: "counters", .. }
     ));
-    // A forged word count is caught before anything is allocated.
+    // A forged word count is caught before anything is allocated, as
+    // not matching m (not as a truncated file, which it is not); one bit
+    // off is too, not read as trailing bytes.
+    for words in [u64::MAX, 1 << 40, u64::from(good[WORDS]) ^ 1] {
+        assert!(matches!(
+            err(&set(WORDS, &words.to_le_bytes())),
+            Error::Corrupt { field: "word count", .. }
+        ));
+    }
+    // A file cut inside its counters is truncated.
     assert!(matches!(
-        err(&set(WORDS, &u64::MAX.to_le_bytes())),
-        Error::Truncated { .. }
-    ));
-    assert!(matches!(
-        err(&set(WORDS, &(1u64 << 40).to_le_bytes())),
-        Error::Truncated { .. }
+        err(&good[..good.len() - 20]),
+        Error::Truncated { what: "counters and checksum", .. }
     ));
     // Bytes after the checksum, a bad checksum.
     let mut longer = good.clone();

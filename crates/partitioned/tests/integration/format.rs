@@ -130,7 +130,10 @@ fn absurd_sizes_are_refused_before_allocating() {
     b.extend_from_slice(&total.to_le_bytes());
     b.extend_from_slice(&total.div_ceil(64).to_le_bytes());
     b.extend_from_slice(&[0; 16]);
-    assert!(matches!(err(&b), Error::Truncated { what: "words", .. }));
+    assert!(matches!(
+        err(&b),
+        Error::Truncated { what: "words and checksum", .. }
+    ));
     // k beyond the maximum.
     let mut c = bytes[..pos].to_vec();
     c.extend_from_slice(&u32::MAX.to_le_bytes());
@@ -142,6 +145,16 @@ fn absurd_sizes_are_refused_before_allocating() {
     d[at] ^= 1;
     reseal(&mut d);
     assert!(matches!(err(&d), Error::Corrupt { what: "bits", .. }));
+    // The message gives the size the layout before it implies.
+    let stored = u64::from_le_bytes(d[at..at + 8].try_into().unwrap());
+    assert_eq!(
+        err(&d).to_string(),
+        format!(
+            "corrupt input: bits = {stored} (the layout gives {}): does not \
+             match the layout stored before it",
+            stored ^ 1
+        )
+    );
 }
 
 #[test]

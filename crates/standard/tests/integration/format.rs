@@ -140,10 +140,54 @@ fn native_bad_input_is_a_typed_error() {
         let mut b = good.clone();
         b[10] = 9;
         assert!(matches!(read_any(&b), Err(Error::UnknownVariant(9))));
+        // Another crate's variant is named, with the crate that reads it.
+        b[10] = 3;
+        let e = read_any(&b).err().map(|e| e.to_string()).unwrap_or_default();
+        assert_eq!(
+            e,
+            "the file holds a partitioned filter (variant 3), not a standard \
+             or blocked one: read it with bloomlab-partitioned"
+        );
         let mut b = good.clone();
         let last = b.len() - 9;
         b[last] ^= 1;
         assert!(matches!(read_any(&b), Err(Error::Checksum { .. })));
+        // The word count is the u64 just before the words it counts.
+        let words_at = (0..good.len() - 16)
+            .rev()
+            .find(|&o| {
+                let w = u64::from_le_bytes(good[o..o + 8].try_into().unwrap());
+                w.checked_mul(8) == Some((good.len() - 16 - o) as u64)
+            })
+            .unwrap();
+        // One bit off: a count that does not match m, not trailing
+        // bytes or a truncated file.
+        for bit in [1u8, 0x10] {
+            let mut b = good.clone();
+            b[words_at] ^= bit;
+            assert!(
+                matches!(
+                    read_any(&b),
+                    Err(Error::Corrupt { field: "word count", .. })
+                ),
+                "{:?}",
+                read_any(&b)
+            );
+        }
+        assert!(matches!(
+            read_any(&good[..good.len() - 12]),
+            Err(Error::Truncated { what: "words and checksum", .. })
+        ));
+        // Cut inside the magic: short, not an unknown format.
+        assert!(matches!(
+            read_any(&good[..5]),
+            Err(Error::Truncated {
+                what: "magic",
+                needed: 8,
+                available: 5,
+                ..
+            })
+        ));
     }
 }
 
