@@ -35,6 +35,19 @@ pub enum Error {
     /// received bad data` and friends).
     #[error("bad RedisBloom dump: {0}")]
     BadDump(String),
+    /// The file holds another bloomlab variant (standard, blocked,
+    /// counting, partitioned) or a Guava filter: the message names it
+    /// and the reader that takes it.
+    #[error(
+        "the file holds {holds}, not a scalable filter (variant 4): read \
+         it with {reader}"
+    )]
+    WrongVariant {
+        /// What the file holds (`a standard filter (variant 0)`, ...).
+        holds: &'static str,
+        /// The reader to use instead.
+        reader: &'static str,
+    },
     /// A native file is corrupt or does not describe a valid filter.
     #[error("corrupt {what}: {reason}")]
     Corrupt {

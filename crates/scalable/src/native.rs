@@ -29,6 +29,53 @@ fn decode<T: Copy>(all: &[T], b: u8, what: &'static str) -> Result<T> {
         .ok_or_else(|| Error::corrupt(what, format!("unknown code {b}")))
 }
 
+/// The error for a bloomlab file of variant `variant` (not 4): the other
+/// crates' variants are named with their reader (numbers from their
+/// `FORMAT.md`s).
+fn other_variant(variant: u8) -> Error {
+    let (holds, reader) = match variant {
+        0 => (
+            "a standard filter (variant 0)",
+            "bloomlab_standard::BloomFilter::read",
+        ),
+        1 => (
+            "a blocked filter (variant 1)",
+            "bloomlab_standard::BlockedBloomFilter::read",
+        ),
+        2 => (
+            "a counting filter (variant 2)",
+            "bloomlab_counting::CountingBloomFilter::read",
+        ),
+        3 => (
+            "a partitioned filter (variant 3)",
+            "bloomlab_partitioned::AnyPartitioned::read",
+        ),
+        _ => {
+            return Error::corrupt(
+                "variant",
+                format!("{variant}: no bloomlab variant, 4 is scalable"),
+            );
+        }
+    };
+    Error::WrongVariant { holds, reader }
+}
+
+/// Whether `bytes` is exactly one filter in Guava's format (`writeTo`:
+/// strategy ordinal 0 or 1, `k ≥ 1`, a big-endian word count `W > 0`,
+/// `W` words and nothing else), so that only such a file is called one.
+fn is_guava(bytes: &[u8]) -> bool {
+    let Some(([ordinal, k, w @ ..], words)) = bytes.split_first_chunk::<6>()
+    else {
+        return false;
+    };
+    let w = i32::from_be_bytes(*w);
+    *ordinal <= 1
+        && *k >= 1
+        && w > 0
+        && u64::try_from(w).ok().and_then(|w| w.checked_mul(8))
+            == Some(words.len() as u64)
+}
+
 const LAYOUTS: [Layout; 3] =
     [Layout::Standard, Layout::Partitioned, Layout::Blocked];
 const SIZINGS: [Sizing; 3] =
@@ -84,13 +131,21 @@ impl ScalableBloomFilter {
 
     /// Reads a filter written by [`ScalableBloomFilter::to_bytes`].
     /// Corrupt or truncated input is an error; every length is checked
-    /// against the input before anything is allocated.
+    /// against the input before anything is allocated. Another bloomlab
+    /// variant's file, or a Guava file, is [`Error::WrongVariant`],
+    /// naming the reader that takes it.
     pub fn read(bytes: &[u8]) -> Result<Self> {
         // Read in order, every length checked before it is used, the
         // checksum last: a short file says what it lacks, a long one how
         // much is extra, a newer one its version.
         let mut r = Reader::new(bytes);
         if r.take(8, "magic")? != MAGIC {
+            if is_guava(bytes) {
+                return Err(Error::WrongVariant {
+                    holds: "a Guava filter (Guava's BloomFilter.writeTo)",
+                    reader: "bloomlab_standard::BloomFilter::read",
+                });
+            }
             return Err(Error::corrupt("magic", "not a bloomlab file"));
         }
         let version = r.u16("version")?;
@@ -102,10 +157,7 @@ impl ScalableBloomFilter {
         }
         let variant = r.u8("variant")?;
         if variant != VARIANT {
-            return Err(Error::corrupt(
-                "variant",
-                format!("{variant}, not 4 (scalable)"),
-            ));
+            return Err(other_variant(variant));
         }
         if r.u8("flags")? != 0 {
             return Err(Error::corrupt("flags", "non-zero"));
@@ -144,15 +196,43 @@ impl ScalableBloomFilter {
         };
         config.validate()?;
         let redis_options = r.u32("redis options")?;
+        // Exactly what the constructors write for this config: options 5
+        // or 13; growth `s`, or 2 for a non-scaling filter (`NONSCALING`).
+        // Anything else would be exported in a dump that RedisBloom, and
+        // this crate's importer, take for another filter (options 0:
+        // 32-bit MurmurHash2).
+        let want_options = if config.scaling { 5 } else { 13 };
+        if redis_options != want_options {
+            return Err(Error::corrupt(
+                "redis options",
+                format!(
+                    "{redis_options:#x}: a {}scaling filter has \
+                     {want_options:#x}",
+                    if config.scaling { "" } else { "non-" }
+                ),
+            ));
+        }
         let redis_growth = r.u32("redis growth")?;
+        if u64::from(redis_growth) != growth
+            && (config.scaling || redis_growth != 2)
+        {
+            return Err(Error::corrupt(
+                "redis growth",
+                if config.scaling {
+                    format!("{redis_growth}: the filter grows by {growth}")
+                } else {
+                    format!(
+                        "{redis_growth}: a non-scaling filter with s = \
+                         {growth} has {growth} or 2"
+                    )
+                },
+            ));
+        }
         let items = r.u64("items")?;
         let skipped = r.u64("skipped")?;
         let n = u64::from(r.u32("layer count")?);
-        if n == 0 || n.saturating_mul(LAYER_RECORD) > r.remaining() as u64 {
-            return Err(Error::corrupt(
-                "layer count",
-                format!("{n} layers in {} bytes", r.remaining()),
-            ));
+        if n == 0 {
+            return Err(Error::corrupt("layer count", "0 layers"));
         }
         if !config.scaling && n != 1 {
             return Err(Error::corrupt(
@@ -160,16 +240,37 @@ impl ScalableBloomFilter {
                 format!("a non-scaling filter has one layer, not {n}"),
             ));
         }
-        let mut layers = Vec::with_capacity(n as usize);
+        // A count larger than the file holds is not refused here: a file
+        // cut short would then read as a corrupt count, not as truncated.
+        // The layers are read until the input runs out (each record
+        // checked before its words are allocated, the list never longer
+        // than the bytes can hold); a whole file (below) tells a wrong
+        // count apart.
+        let fit = r.remaining() as u64 / LAYER_RECORD;
+        let mut layers = Vec::with_capacity(n.min(fit) as usize);
         let mut prev = None;
         for i in 0..n as usize {
+            // Nothing but a checksum of every byte before it left: the
+            // file is whole and ends after `i` layers.
+            if r.remaining() == 8
+                && bytes[r.position()..]
+                    == checksum(&bytes[..r.position()]).to_le_bytes()
+            {
+                return Err(Error::corrupt(
+                    "layer count",
+                    format!(
+                        "{n} layers, but the file ends after {i} and its \
+                         checksum"
+                    ),
+                ));
+            }
             let capacity = r.u64("layer capacity")?;
             let lerror = f64::from_bits(r.u64("layer error")?);
             let bpe = f64::from_bits(r.u64("layer bpe")?);
             let k = r.u32("layer k")?;
             let modulus = r.u64("layer modulus")?;
             let bits = r.u64("layer bits")?;
-            let count = r.u64("layer count")?;
+            let count = r.u64("layer item count")?;
             let nwords = r.u64("layer word count")?;
             let consistent = k > 0
                 && modulus > 0

@@ -80,7 +80,7 @@ impl LayerSpec {
     ///
     /// Capacity and error must be exactly what growing gives (RedisBloom
     /// grows them the same way: `entries·growth`, `error·0.5`); the shape
-    /// exactly what [`shape`] gives, except under
+    /// (bits per entry included) exactly what [`shape`] gives, except under
     /// [`Sizing::RedisBloom`](crate::Sizing::RedisBloom), whose layers
     /// may come from a dump that RedisBloom's C code sized: there the
     /// bits per entry must agree to within `1e-9` (relative), `k` be
@@ -120,7 +120,13 @@ impl LayerSpec {
                 && f64::from(s.k) == crate::config::redis_k(s.bpe)
                 && s.bits.abs_diff(want.bits) <= 512
         } else {
-            s.bits == want.bits && s.modulus == want.modulus && s.k == want.k
+            // Bits per entry are `bits / capacity` under these sizings,
+            // written as computed: bit for bit (NaN or a negative value
+            // is not).
+            s.bits == want.bits
+                && s.modulus == want.modulus
+                && s.k == want.k
+                && s.bpe.to_bits() == want.bpe.to_bits()
         };
         if !same {
             return Err(format!(

@@ -222,8 +222,10 @@ impl ScalableBloomFilter {
     /// `bits = 8·bytes ≠ 0`, `k = ⌈0.693147180559945·bpe⌉`, sizes summing
     /// to the total), plus what bloomlab supports (64-bit hashing, no
     /// legacy power-of-two links, no `ENTS_IS_BITS`; see [`parse_header`]
-    /// for the messages), and the chunks' total length must equal the
-    /// arrays' before anything is allocated. Unlike RedisBloom, each link
+    /// for the messages), and before anything is allocated the chunks
+    /// must cover each link's bytes exactly once: their total length
+    /// equal to the arrays' (summed without overflow), no two
+    /// overlapping, no byte missing. Unlike RedisBloom, each link
     /// must also be the one the chain grows (its capacity and error from
     /// the link before, its bits from them; see `FORMAT.md`), since the
     /// next link is sized from the last. The filter's target error is
@@ -251,14 +253,25 @@ impl ScalableBloomFilter {
         }
         let header = header.as_ref();
         let h = parse_header(header)?;
-        let total: u64 = h.links.iter().map(|l| l.bytes).sum();
-        let data: u64 =
-            chunks[1..].iter().map(|(_, d)| d.as_ref().len() as u64).sum();
+        // Checked: sizes that wrap past 2^64 would pass as a small total
+        // and then be allocated.
+        let total = h
+            .links
+            .iter()
+            .try_fold(0u64, |a, l| a.checked_add(l.bytes))
+            .ok_or_else(|| {
+                bad("the header's array sizes add up past 2^64 bytes".into())
+            })?;
+        let data = chunks[1..]
+            .iter()
+            .try_fold(0u64, |a, (_, d)| a.checked_add(d.as_ref().len() as u64))
+            .ok_or_else(|| bad("the chunks add up past 2^64 bytes".into()))?;
         if data != total {
             return Err(bad(format!(
                 "the chunks hold {data} bytes, the header's arrays {total}"
             )));
         }
+        let spans = chunk_spans(&h.links, total, &chunks[1..])?;
         let scaling = h.options & 8 == 0;
         let first = &h.links[0];
         let error = if scaling { first.error * 2.0 } else { first.error };
@@ -297,41 +310,10 @@ impl ScalableBloomFilter {
         // Write the chunks into a byte image per layer, then words.
         let mut images: Vec<Vec<u8>> =
             h.links.iter().map(|l| vec![0u8; l.bytes as usize]).collect();
-        for (iter, chunk) in &chunks[1..] {
-            let chunk = chunk.as_ref();
-            if chunk.is_empty() {
-                continue;
-            }
-            let len = chunk.len() as i64;
-            let start = iter
-                .checked_sub(1 + len)
-                .filter(|s| *s >= 0)
-                .ok_or_else(|| {
-                    bad(format!(
-                        "iterator {iter} is smaller than its chunk ({len} B)"
-                    ))
-                })? as u64;
-            let mut off = start;
-            let mut placed = false;
-            for img in images.iter_mut() {
-                let n = img.len() as u64;
-                if off < n {
-                    if off + chunk.len() as u64 > n {
-                        return Err(bad(
-                            "invalid chunk - Too big for current filter"
-                                .into(),
-                        ));
-                    }
-                    let o = off as usize;
-                    img[o..o + chunk.len()].copy_from_slice(chunk);
-                    placed = true;
-                    break;
-                }
-                off -= n;
-            }
-            if !placed {
-                return Err(bad("invalid offset - no link found".into()));
-            }
+        for s in &spans {
+            let chunk = chunks[1 + s.chunk].1.as_ref();
+            let o = s.offset as usize;
+            images[s.link][o..o + chunk.len()].copy_from_slice(chunk);
         }
         for (layer, img) in layers.iter_mut().zip(&images) {
             let words: Vec<u64> = img
@@ -355,6 +337,93 @@ impl ScalableBloomFilter {
             redis_growth: h.growth,
         })
     }
+}
+
+/// Where a non-empty data chunk of a dump goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+struct Span {
+    /// Its first byte in the links' arrays end to end.
+    start: u64,
+    /// Its length.
+    len: u64,
+    /// Its link.
+    link: usize,
+    /// Its first byte in that link's array.
+    offset: u64,
+    /// Its index among the data chunks.
+    chunk: usize,
+}
+
+/// Link and offset in it of byte `pos` of the links' arrays end to end
+/// (`pos` below their total).
+fn locate(links: &[RedisLink], mut pos: u64) -> Option<(usize, u64)> {
+    for (i, l) in links.iter().enumerate() {
+        if pos < l.bytes {
+            return Some((i, pos));
+        }
+        pos -= l.bytes;
+    }
+    None
+}
+
+/// Where each non-empty chunk of `data` (the dump after its header) goes,
+/// checked before anything is allocated: within one link (RedisBloom's
+/// `BF.LOADCHUNK` checks), and all of them together covering the links'
+/// `total` bytes exactly once. Equal totals are not enough: a chunk sent
+/// twice in place of one that is missing leaves bytes at 0, and the items
+/// they held answer "absent".
+fn chunk_spans<B: AsRef<[u8]>>(
+    links: &[RedisLink],
+    total: u64,
+    data: &[(i64, B)],
+) -> Result<Vec<Span>> {
+    let bad = |why: String| Error::BadDump(why);
+    let mut spans = Vec::with_capacity(data.len());
+    for (chunk, (iter, bytes)) in data.iter().enumerate() {
+        let len = bytes.as_ref().len() as u64;
+        if len == 0 {
+            continue;
+        }
+        let start = u64::try_from(*iter)
+            .ok()
+            .and_then(|it| it.checked_sub(1)?.checked_sub(len))
+            .ok_or_else(|| {
+                bad(format!(
+                    "iterator {iter} is smaller than its chunk ({len} B)"
+                ))
+            })?;
+        let Some((link, offset)) = locate(links, start) else {
+            return Err(bad("invalid offset - no link found".into()));
+        };
+        if len > links[link].bytes - offset {
+            return Err(bad(
+                "invalid chunk - Too big for current filter".into()
+            ));
+        }
+        spans.push(Span { start, len, link, offset, chunk });
+    }
+    spans.sort_unstable();
+    // In order of offset, each chunk starts where the one before ends.
+    let mut end = 0u64;
+    for s in spans.iter().map(Some).chain([None]) {
+        let next = s.map_or(total, |s| s.start);
+        if next > end {
+            let (link, offset) = locate(links, end).unwrap_or_default();
+            return Err(bad(format!(
+                "link {link}'s bytes from {offset} are in no chunk"
+            )));
+        }
+        let Some(s) = s else { break };
+        if next < end {
+            return Err(bad(format!(
+                "link {}'s bytes from {} come twice (the chunk with \
+                 iterator {} overlaps another)",
+                s.link, s.offset, data[s.chunk].0
+            )));
+        }
+        end = s.start + s.len;
+    }
+    Ok(spans)
 }
 
 /// `len` bytes of a layer's array from byte `offset` (words little-endian).

@@ -121,6 +121,37 @@ fn bad_input_names_what_is_wrong() {
     assert!(message(&flipped).contains("checksum"));
 }
 
+/// A file cut anywhere reads as truncated, naming the field it lacks:
+/// cut inside a layer record it was reported as a corrupt layer count
+/// (`1 layers in 54 bytes`), and a layer's item count was named "layer
+/// count".
+#[test]
+fn every_cut_reads_as_truncated() {
+    for f in grown() {
+        let bytes = f.to_bytes().unwrap();
+        for cut in 0..bytes.len() {
+            let e = ScalableBloomFilter::read(&bytes[..cut]);
+            let Err(Error::Format(e)) = &e else {
+                panic!("{} of {}: {e:?}", cut, bytes.len());
+            };
+            assert!(e.to_string().starts_with("truncated input"), "{e}");
+        }
+    }
+    let bytes = grown()[0].to_bytes().unwrap();
+    let (first, _) = offsets(&bytes);
+    let item_count = first + 44;
+    let m = ScalableBloomFilter::read(&bytes[..item_count + 3])
+        .unwrap_err()
+        .to_string();
+    assert_eq!(
+        m,
+        format!(
+            "truncated input: layer item count needs 8 bytes at offset \
+             {item_count}, only 3 remain"
+        )
+    );
+}
+
 /// A forged file claiming a huge layer count or word count, with a valid
 /// checksum, is refused before allocating.
 #[test]
@@ -137,11 +168,20 @@ fn forged_lengths_are_refused() {
         .position(|w| w[..16] == pat && w[16..] == [1, 0, 0, 0])
         .unwrap()
         + 16;
-    for forged in [u32::MAX, 1 << 20] {
+    for forged in [u32::MAX, 1 << 20, 2] {
         let mut b = body.to_vec();
         b[pos..pos + 4].copy_from_slice(&forged.to_le_bytes());
         b.extend_from_slice(&checksum(&b).to_le_bytes());
-        assert!(ScalableBloomFilter::read(&b).is_err());
+        // A whole file (its checksum matches): the count is wrong, the
+        // file not truncated.
+        let e = ScalableBloomFilter::read(&b).unwrap_err().to_string();
+        assert_eq!(
+            e,
+            format!(
+                "corrupt layer count: {forged} layers, but the file ends \
+                 after 1 and its checksum"
+            )
+        );
     }
     // Word count: the last u64 before the words.
     let words = f.layers()[0].bit_array().words().len();
@@ -244,6 +284,135 @@ fn forged_chains_are_refused() {
         matches!(&e, Err(Error::InvalidParameter { name: "s", .. })),
         "{e:?}"
     );
+}
+
+/// A layer's bits per entry are what its sizing gives, under every
+/// sizing: NaN, a negative or another value was accepted unless the
+/// sizing was RedisBloom's.
+#[test]
+fn forged_bits_per_entry_are_refused() {
+    for f in grown() {
+        let bytes = f.to_bytes().unwrap();
+        let body = &bytes[..bytes.len() - 8];
+        let (first, _) = offsets(&bytes);
+        let bpe = f.layers()[0].bits_per_entry();
+        let stored = f64::from_bits(u64::from_le_bytes(
+            body[first + 16..first + 24].try_into().unwrap(),
+        ));
+        assert_eq!(stored.to_bits(), bpe.to_bits());
+        for forged in [f64::NAN, -bpe, f64::INFINITY, 2.0 * bpe, 0.0] {
+            let mut b = body.to_vec();
+            put_u64(&mut b, first + 16, forged.to_bits());
+            let e = ScalableBloomFilter::read(&sealed(b));
+            let Err(Error::Corrupt { what: "layer", reason }) = &e else {
+                panic!("{:?}, bpe {forged}: {e:?}", f.config().sizing);
+            };
+            assert!(reason.contains("bits per entry"), "{reason}");
+        }
+    }
+}
+
+/// The RedisBloom header fields are the ones the filter's config has
+/// (options 5 scaling, 13 non-scaling; growth `s`, or 2 for a
+/// non-scaling filter): any other value was read and then exported in
+/// a dump that RedisBloom (options 0: 32-bit MurmurHash2) and this
+/// crate's importer take for another filter.
+#[test]
+fn redis_header_fields_must_match_the_config() {
+    for f in grown() {
+        let bytes = f.to_bytes().unwrap();
+        let body = &bytes[..bytes.len() - 8];
+        let (first, _) = offsets(&bytes);
+        let (options, growth) = (first - 28, first - 24);
+        let at =
+            |o: usize| u32::from_le_bytes(body[o..o + 4].try_into().unwrap());
+        let scaling = f.config().scaling;
+        assert_eq!(at(options), if scaling { 5 } else { 13 });
+        let refused = |o: usize, v: u32, what: &str| {
+            let mut b = body.to_vec();
+            b[o..o + 4].copy_from_slice(&v.to_le_bytes());
+            let e = ScalableBloomFilter::read(&sealed(b));
+            assert!(
+                matches!(&e, Err(Error::Corrupt { what: w, .. }) if *w == what),
+                "{what} {v}: {e:?}"
+            );
+        };
+        for v in [0, 1, 4, 0xff, u32::MAX, if scaling { 13 } else { 5 }] {
+            refused(options, v, "redis options");
+        }
+        let s = f.config().growth as u32;
+        for v in [s + 1, u32::MAX, if scaling { 0 } else { 9 }] {
+            refused(growth, v, "redis growth");
+        }
+        if f.is_redisbloom() {
+            let dump = f.redis_scandump().unwrap();
+            assert!(ScalableBloomFilter::from_redis_scandump(&dump).is_ok());
+        }
+    }
+}
+
+/// Another variant's file, or a Guava file, is named with the reader
+/// that takes it, as the counting and partitioned readers name theirs.
+#[test]
+fn other_formats_name_their_reader() {
+    let mut bytes = grown()[0].to_bytes().unwrap();
+    for (variant, holds, reader) in [
+        (
+            0,
+            "a standard filter (variant 0)",
+            "bloomlab_standard::BloomFilter::read",
+        ),
+        (
+            1,
+            "a blocked filter (variant 1)",
+            "bloomlab_standard::BlockedBloomFilter::read",
+        ),
+        (
+            2,
+            "a counting filter (variant 2)",
+            "bloomlab_counting::CountingBloomFilter::read",
+        ),
+        (
+            3,
+            "a partitioned filter (variant 3)",
+            "bloomlab_partitioned::AnyPartitioned::read",
+        ),
+    ] {
+        // The variant byte is read before anything that follows it.
+        bytes[10] = variant;
+        let e = ScalableBloomFilter::read(&bytes).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            format!(
+                "the file holds {holds}, not a scalable filter (variant 4): \
+                 read it with {reader}"
+            )
+        );
+    }
+    bytes[10] = 9;
+    let e = ScalableBloomFilter::read(&bytes);
+    assert!(matches!(e, Err(Error::Corrupt { what: "variant", .. })), "{e:?}");
+    // Guava's own bytes (testdata/guava, Guava 31's writeTo).
+    let guava: serde_json::Value =
+        serde_json::from_str(include_str!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../testdata/guava/filters.json"
+        )))
+        .unwrap();
+    let hex = guava["cases"][0]["serializedHex"].as_str().unwrap();
+    let guava: Vec<u8> = (0..hex.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&hex[i..i + 2], 16).unwrap())
+        .collect();
+    let e = ScalableBloomFilter::read(&guava);
+    let Err(Error::WrongVariant { holds, reader }) = e else {
+        panic!("{e:?}");
+    };
+    assert!(holds.contains("Guava"), "{holds}");
+    assert_eq!(reader, "bloomlab_standard::BloomFilter::read");
+    // Cut short, it is no Guava filter: not a bloomlab file either.
+    let e = ScalableBloomFilter::read(&guava[..guava.len() - 1]);
+    assert!(matches!(e, Err(Error::Corrupt { what: "magic", .. })), "{e:?}");
 }
 
 /// `s` is at most RedisBloom's limit, 32768, wherever a config is made.

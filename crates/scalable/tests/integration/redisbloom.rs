@@ -322,6 +322,84 @@ fn scandump_chunks_large_arrays_and_odd_iterators() {
     assert!(ScalableBloomFilter::from_redis_scandump(&empty).is_err());
 }
 
+/// A dump is read only when its chunks cover every link's bytes exactly
+/// once: equal totals are not enough. The last link's chunk replaced by
+/// its first half sent twice (or its second half twice) has the right
+/// total, and the bytes never sent would read as 0, answering "absent"
+/// for items that were added.
+#[test]
+fn chunks_must_cover_each_link_exactly_once() {
+    let mut f = ScalableBloomFilter::redisbloom_reserve(0.01, 20, None, false)
+        .unwrap();
+    for i in 1..=100 {
+        f.add(format!("item{i}").as_bytes()).unwrap();
+    }
+    let dump = f.redis_scandump().unwrap();
+    assert!(dump.len() >= 4, "a header, several links and the end");
+    let (end, last) = dump[dump.len() - 2].clone();
+    let start = end - last.len() as i64; // the iterator before it
+    let half = last.len() / 2;
+    let refused = |chunks: Vec<(i64, Vec<u8>)>| -> String {
+        let mut forged = dump[..dump.len() - 2].to_vec();
+        forged.extend(chunks);
+        forged.push((0, vec![]));
+        match ScalableBloomFilter::from_redis_scandump(&forged) {
+            Err(Error::BadDump(why)) => why,
+            other => panic!("accepted: {other:?}"),
+        }
+    };
+    let link = f.layers().len() - 1;
+    let first = (start + half as i64, last[..half].to_vec());
+    let why = refused(vec![first.clone(), first]);
+    assert_eq!(
+        why,
+        format!(
+            "link {link}'s bytes from 0 come twice (the chunk with \
+             iterator {} overlaps another)",
+            start + half as i64
+        )
+    );
+    let second = (end, last[half..].to_vec());
+    let why = refused(vec![second.clone(), second]);
+    assert_eq!(why, format!("link {link}'s bytes from 0 are in no chunk"));
+    // The same chunks in another order, or split, still read.
+    let mut split = dump[..dump.len() - 2].to_vec();
+    split.push((end, last[half..].to_vec()));
+    split.push((start + half as i64, last[..half].to_vec()));
+    split.push((0, vec![]));
+    let g = ScalableBloomFilter::from_redis_scandump(&split).unwrap();
+    assert_eq!(g.layers(), f.layers());
+}
+
+/// Link sizes are summed with overflow checks: nine links whose sizes
+/// add up to exactly 2^64 bytes panicked in debug builds and in release
+/// ones wrapped to 0, matched a dump without data and were allocated.
+#[test]
+fn link_sizes_that_overflow_are_refused() {
+    let bpe = 9.585058377367446f64;
+    let mut h = Vec::new();
+    h.extend_from_slice(&0u64.to_le_bytes()); // size
+    h.extend_from_slice(&9u32.to_le_bytes()); // links
+    h.extend_from_slice(&5u32.to_le_bytes()); // options
+    h.extend_from_slice(&2u32.to_le_bytes()); // growth
+    for i in 0..9 {
+        let bytes: u64 = if i < 8 { (1 << 61) - 8 } else { 64 };
+        h.extend_from_slice(&bytes.to_le_bytes());
+        h.extend_from_slice(&(bytes * 8).to_le_bytes());
+        h.extend_from_slice(&0u64.to_le_bytes());
+        h.extend_from_slice(&0.01f64.to_le_bytes());
+        h.extend_from_slice(&bpe.to_le_bytes());
+        h.extend_from_slice(&7u32.to_le_bytes());
+        h.extend_from_slice(&100u64.to_le_bytes());
+        h.push(0);
+    }
+    assert_eq!(redis::parse_header(&h).unwrap().links.len(), 9);
+    let dump = vec![(1, h), (0, vec![])];
+    let e = ScalableBloomFilter::from_redis_scandump(&dump);
+    let Err(Error::BadDump(why)) = &e else { panic!("{e:?}") };
+    assert!(why.contains("past 2^64"), "{why}");
+}
+
 #[test]
 fn format_g_matches_c() {
     let g = redis::format_g;
