@@ -92,8 +92,9 @@ pub enum Sizing {
     #[cfg_attr(feature = "serde", serde(rename = "redisbloom"))]
     RedisBloom,
     /// `THEORY.md` §7 (Almeida et al.): `k = ⌈log2(1/p)⌉` slices of
-    /// `⌈n / ln 2⌉` bits, so that a full layer is half set and errs with
-    /// `2^−k ≤ p`. Same as [`bloomlab_core::theory::scalable_layers`]. A
+    /// `⌈n / ln 2⌉` bits, so that a full layer is about half set and errs
+    /// with about `2^−k ≤ p` (for layers of a few items, more: see
+    /// [`crate::ScalableBloomFilter::almeida`]). Same as [`bloomlab_core::theory::scalable_layers`]. A
     /// standard layout gets the same total, rounded up to 64. A
     /// [`Layout::Blocked`] layer gets `max(k, 8)` probes and as many
     /// 512-bit blocks as keep its rate at or under `2^−k` when it holds

@@ -832,6 +832,12 @@ fn scalable_worked_example_b() {
     assert!(theory::scalable_layers(500, 0.001, 1.0, 3.0, 10).is_err());
     assert!(theory::scalable_layers(500, 0.001, 0.8, 0.5, 10).is_err());
     assert!(theory::scalable_layers(1, 0.001, 0.9, 1.0, u64::MAX).is_err());
+    // Layers whose slices would pass 64 bits are refused, not saturated.
+    let e = theory::scalable_layers(1000, 0.0025, 0.75, 4.0, u64::MAX);
+    assert!(e.is_err_and(|e| e.to_string().contains("overflow")));
+    let e =
+        theory::scalable_layers(12_800_000_000_000_000_000, 0.01, 0.5, 2.0, 1);
+    assert!(e.is_err_and(|e| e.to_string().contains("overflow")));
     assert!(theory::scalable_error_bound(0.001, 1.0).is_err());
     assert!(theory::scalable_error_bound(f64::NAN, 0.5).is_err());
     assert_eq!(theory::scalable_compounded_error(&[]), 0.0);
