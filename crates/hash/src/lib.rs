@@ -1,6 +1,8 @@
 /*!
 Byte-stable hashing for Bloom filters: funnels, hash families and index
-strategies, each bit-exact with the implementation it is named after.
+strategies, each bit-exact with the implementation it is named after
+(for Redisson, its index scheme: Redisson hashes with HighwayHash-128,
+which is not among the families).
 
 A Bloom filter's answers are only as portable as its hashing. This crate
 turns keys into bytes the way Guava's funnels do ([`Funnel`]), bytes into

@@ -7,8 +7,8 @@
 //! | `guava-mitz64` | `(h1 + i·h2) & i64::MAX % m`, 64-bit, `i = 0..k` | Guava `MURMUR128_MITZ_64` |
 //! | `double` | `reduce(h1 + i·h2)`, 64-bit wrapping | Kirsch & Mitzenmacher 2006 |
 //! | `enhanced-double` | `h1 + i·h2 + (i³ − i)/6` (`x += y; y += i`) | Dillinger & Manolios 2004 |
-//! | `redisbloom` | `a = H(key, s0)`, `b = H(key, a)`, `reduce(a + i·b)` | RedisBloom `bloom.c` |
-//! | `redisson` | `h += h2` on even `i`, `h += h1` on odd, `& i64::MAX % m` | Redisson `RedissonBloomFilter` |
+//! | `redisbloom` | `a = H(key, s0)`, `b = H(key, a)`, `(a + i·b) % m` | RedisBloom `bloom.c` |
+//! | `redisson` | `h += h2` on even `i`, `h += h1` on odd, `& i64::MAX % m` | Redisson `RedissonBloomFilter`'s scheme (its hash, HighwayHash-128 over the codec's bytes, is not one of these families) |
 //! | `independent` | `reduce(H(key, seed + i))`: k seeded hashes | the textbook model |
 //!
 //! For `guava-mitz*`, Guava splits murmur3's 128 bits: `h1` is the low 64
@@ -40,19 +40,29 @@
 //! Range reduction maps a hash value `x` to `[0, m)`: [`Reduction::Modulo`]
 //! (`x % m`, Guava's and RedisBloom's) or [`Reduction::MultiplyShift`]
 //! (`(x · m) >> w` for a `w`-bit `x`, Lemire 2016): no division and no
-//! bias worth measuring for 64-bit `x`. Guava's and Redisson's schemes are
-//! defined with the modulo, so they refuse the multiply-shift.
+//! bias worth measuring for 64-bit `x`. Guava's, RedisBloom's and
+//! Redisson's schemes are defined with the modulo, so they refuse the
+//! multiply-shift.
 //!
 //! A family that reports 32 bits but fills fewer leaves the top bits of
 //! its word zero, and the multiply-shift reads the top bits: most of
-//! hutool's hashes are 31-bit (Java's non-negative `int`), ELF and PJW
-//! 28-bit, so their first probe reaches only the lower half of the
-//! filter (PJW about 1/16 of it). Measured on random 16-hex-digit keys
+//! hutool's hashes are 31-bit (Java's non-negative `int`), PJW 28-bit,
+//! so their first probe reaches only the lower half of the filter (PJW
+//! about 1/16 of it). Measured on random 16-hex-digit keys
 //! (n = 10^5, m = 958,528, k = 7, enhanced double hashing, 200,000
 //! queries): false-positive rates 1.66% (PJW), 1.30% (ELF) and about
 //! 1.11% (RS, JS, DEK) with the multiply-shift, 1.11%, 1.06% and about
 //! 1.00% with the modulo, so a sweep comparing them should use the
 //! modulo, as the hutool-exact filters do.
+//!
+//! `hutool-hf`, `hutool-hfip` and `hutool-tianl` return Java `long`s, so
+//! they count as 64-bit and are not widened, but their values are small
+//! (tianl's under 2^33): under the multiply-shift their first probe is
+//! bit 0 for every key, and `guava-mitz32`, which splits the low 64
+//! bits into two 32-bit halves, gets a zero step and puts all `k` probes
+//! on one bit. They are kept as hutool computes them, for comparisons
+//! that show it; use the modulo and a scheme that does not split the
+//! word.
 //!
 //! ```
 //! use bloomlab_hash::{Family, Indexer, Reduction, Strategy};
@@ -139,10 +149,10 @@ impl Strategy {
                 "Dillinger-Manolios enhanced double hashing (x += y; y += i)"
             }
             Strategy::RedisBloom => {
-                "RedisBloom: a = H(key, 0xc6a4a7935bd1e995), b = H(key, a), a + i*b"
+                "RedisBloom: a = H(key, 0xc6a4a7935bd1e995), b = H(key, a), (a + i*b) % m"
             }
             Strategy::Redisson => {
-                "Redisson: h += h2 after even i, h += h1 after odd i, & MAX % m"
+                "Redisson's scheme (not its HighwayHash): h += h2 after even i, h += h1 after odd i, & MAX % m"
             }
             Strategy::Independent => {
                 "k independent hashes, seeds seed..seed+k-1"
@@ -340,9 +350,14 @@ impl Indexer {
             });
         }
         let family = hasher.family();
+        // The schemes named after a library reduce with `% m` there;
+        // another reduction would give other bits under the same name.
         let java_exact = matches!(
             strategy,
-            Strategy::GuavaMitz32 | Strategy::GuavaMitz64 | Strategy::Redisson
+            Strategy::GuavaMitz32
+                | Strategy::GuavaMitz64
+                | Strategy::Redisson
+                | Strategy::RedisBloom
         );
         if java_exact && reduction != Reduction::Modulo {
             return Err(Error::Unsupported {
@@ -591,6 +606,16 @@ mod tests {
         assert!(Indexer::new(f, 0, Strategy::Double, ms, 0, 10).is_err());
         assert!(Indexer::new(f, 0, Strategy::Double, ms, 1, 0).is_err());
         assert!(Indexer::new(f, 0, Strategy::GuavaMitz64, ms, 3, 10).is_err());
+        // RedisBloom's positions are `% m`: under another reduction the
+        // name would give other bits than RedisBloom's.
+        let m64a = Family::Murmur64A;
+        let e = Indexer::new(m64a, 0, Strategy::RedisBloom, ms, 7, 958_528);
+        assert!(matches!(e, Err(Error::Unsupported { .. })));
+        let mo = Reduction::Modulo;
+        assert!(
+            Indexer::new(m64a, 0, Strategy::RedisBloom, mo, 7, 958_528)
+                .is_ok()
+        );
         assert!(
             Indexer::new(Family::Fnv1a64, 0, Strategy::Independent, ms, 3, 10)
                 .is_err()

@@ -61,7 +61,10 @@ pub(crate) fn run(
         if args.json {
             output::json_line(&json!({
                 "family": family.name(),
-                "seed": hasher.seed(),
+                // As given (Guava's seed -1, not its 32-bit pattern), and
+                // as the family takes it.
+                "seed": args.seed,
+                "seed_bits": hasher.seed(),
                 "input": input.shown,
                 "value": value,
                 "hex": hex,

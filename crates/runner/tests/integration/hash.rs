@@ -56,6 +56,12 @@ fn guava_murmur3_values_and_signed_seed() {
         "--json",
     ])[0];
     assert_eq!(a["hex"], b["hex"]);
+    // Each row shows the seed as given, and the bits the family takes.
+    assert_eq!(
+        (&a["seed"], &a["seed_bits"]),
+        (&(-1).into(), &4294967295u64.into())
+    );
+    assert_eq!(b["seed"], 4294967295u64);
 }
 
 #[test]
