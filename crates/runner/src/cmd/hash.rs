@@ -23,7 +23,11 @@ pub(crate) struct Args {
     /// A UTF-8 string (Java-string families hash its UTF-16 units).
     #[arg(long, value_name = "STRING", action = clap::ArgAction::Append)]
     text: Vec<String>,
-    /// Raw bytes, in hex.
+    /// Raw bytes, in hex. Java-string families (java-hashcode, hutool-*)
+    /// hash valid UTF-8 as its UTF-16 units, and other bytes one unit
+    /// per byte (Java's ISO_8859_1 view, so that distinct bytes stay
+    /// distinct), not as Java's UTF-8 decoder would, which replaces bad
+    /// bytes by U+FFFD.
     #[arg(long, value_name = "HEX", action = clap::ArgAction::Append)]
     hex: Vec<String>,
     /// An integer as Guava's longFunnel writes it: 8 bytes little-endian
@@ -35,7 +39,8 @@ pub(crate) struct Args {
         action = clap::ArgAction::Append
     )]
     u64: Vec<String>,
-    /// One JSON object per input: family, input, value, hex.
+    /// One JSON object per input: family, seed (as given), seed_bits (as
+    /// the family takes it), input, value, hex.
     #[arg(long)]
     json: bool,
 }
