@@ -806,9 +806,11 @@ fn probe_name(v: Probe) -> &'static str {
     match v {
         Probe::Double => "double",
         Probe::EnhancedDouble => "enhanced-double",
+        Probe::MixedDouble => "mixed-double",
     }
 }
-const PROBES: [Probe; 2] = [Probe::Double, Probe::EnhancedDouble];
+const PROBES: [Probe; 3] =
+    [Probe::Double, Probe::EnhancedDouble, Probe::MixedDouble];
 
 /// The variant of `all` named `s`.
 fn pick<T: Copy>(

@@ -391,12 +391,23 @@ pub fn normalise(p: &mut Point) {
     }
 }
 
+/// The strategy column of a scalable point whose preset walks its
+/// layers with mixed double hashing (`bloomlab_scalable::Probe::MixedDouble`,
+/// the library's default): Almeida's and pybloom-live's.
+pub const MIXED_DOUBLE: &str = "mixed-double";
+
 /// The strategy name a results row shows for a point.
 pub fn strategy_label(p: &Point) -> &'static str {
+    let mixed = |s: ScalableSettings| {
+        s.layout != LayerLayout::Blocked
+            && s.preset.is_some_and(|x| x != ScalablePreset::RedisBloom)
+    };
     if p.variant == Variant::Blocked {
         BLOCK_SCHEME
     } else if p.scalable.is_some_and(|s| s.layout == LayerLayout::Blocked) {
         SPLIT_BLOCK_SCHEME
+    } else if p.scalable.is_some_and(mixed) {
+        MIXED_DOUBLE
     } else {
         p.strategy.name()
     }

@@ -93,7 +93,7 @@ pub enum Sizing {
     RedisBloom,
     /// `THEORY.md` §7 (Almeida et al.): `k = ⌈log2(1/p)⌉` slices of
     /// `⌈n / ln 2⌉` bits, so that a full layer is about half set and errs
-    /// with about `2^−k ≤ p` (for layers of a few items, more: see
+    /// with about `2^−k ≤ p` (layers of 2 to 8 items, more: see
     /// [`crate::ScalableBloomFilter::almeida`]). Same as [`bloomlab_core::theory::scalable_layers`]. A
     /// standard layout gets the same total, rounded up to 64. A
     /// [`Layout::Blocked`] layer gets `max(k, 8)` probes and as many
@@ -143,6 +143,18 @@ pub enum Probe {
     /// Enhanced double hashing (Dillinger & Manolios):
     /// `x_i = a + i·b + (i³ − i)/6`.
     EnhancedDouble,
+    /// Double hashing with each position mixed before it is reduced:
+    /// `x_i = mix64(a + i·b)` (SplitMix64's finaliser). A key's positions
+    /// then no longer follow an arithmetic progression, which in layers
+    /// of a few bits per slice makes them correlated: a partitioned layer
+    /// of one item (`k = 7`, slices of 2 bits) errs 2.0% under
+    /// [`Probe::EnhancedDouble`] and 0.77% under this, against the 0.78%
+    /// its fill implies; at 8 items 1.32% against 0.81% (the fill's
+    /// 0.81%); at 256 items they agree (10^4 queries on each of 400
+    /// layers, 2026-12-08). One multiply-xorshift more a probe. The
+    /// default ([`Config::new`]); RedisBloom's preset keeps
+    /// [`Probe::Double`].
+    MixedDouble,
 }
 
 /// The parameters of a [`crate::ScalableBloomFilter`].
@@ -225,7 +237,7 @@ impl Config {
             family: Family::Xxh3_64,
             seed: 0,
             pairing: Pairing::Single,
-            probe: Probe::EnhancedDouble,
+            probe: Probe::MixedDouble,
             reduction: Reduction::MultiplyShift,
         }
     }

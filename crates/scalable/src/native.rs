@@ -81,7 +81,8 @@ const LAYOUTS: [Layout; 3] =
 const SIZINGS: [Sizing; 3] =
     [Sizing::RedisBloom, Sizing::HalfFill, Sizing::Pybloom];
 const PAIRINGS: [Pairing; 2] = [Pairing::Chained, Pairing::Single];
-const PROBES: [Probe; 2] = [Probe::Double, Probe::EnhancedDouble];
+const PROBES: [Probe; 3] =
+    [Probe::Double, Probe::EnhancedDouble, Probe::MixedDouble];
 
 impl ScalableBloomFilter {
     /// Writes the filter in bloomlab's own format.

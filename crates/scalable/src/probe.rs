@@ -51,8 +51,9 @@ pub(crate) enum Loop {
     /// [`Layout::Blocked`]; `ms`: multiply-shift picks the block.
     Blocked { ms: bool },
     /// Standard or partitioned layers walked by (enhanced) double
-    /// hashing.
-    Walk { part: bool, enh: bool, ms: bool },
+    /// hashing, each position mixed before it is reduced if `mix`
+    /// ([`Probe::MixedDouble`]).
+    Walk { part: bool, enh: bool, mix: bool, ms: bool },
 }
 
 impl Loop {
@@ -64,6 +65,7 @@ impl Loop {
             layout => Loop::Walk {
                 part: layout == Layout::Partitioned,
                 enh: config.probe == Probe::EnhancedDouble,
+                mix: config.probe == Probe::MixedDouble,
                 ms,
             },
         }
@@ -79,18 +81,23 @@ fn reduce<const MS: bool>(x: u64, m: u64) -> u64 {
 /// The positions of a standard (`PART = false`) or partitioned layer of
 /// modulus `m` and `k` probes: `x_0 = a`, `y_0 = b`, `x_{i+1} = x_i + y_i`
 /// and `y_{i+1} = y_i + (i + 1)` if enhanced (`y` constant otherwise), all
-/// mod 2^64; probe `i` is `reduce(x_i, m)` (plus `i·m` if partitioned).
-/// Calls `f` with each until it returns false; returns whether it never
-/// did.
+/// mod 2^64; probe `i` is `reduce(x_i, m)`, or `reduce(mix64(x_i), m)` if
+/// `MIX` (plus `i·m` if partitioned). Calls `f` with each until it
+/// returns false; returns whether it never did.
 #[inline(always)]
-pub(crate) fn walk<const PART: bool, const ENH: bool, const MS: bool>(
+pub(crate) fn walk<
+    const PART: bool,
+    const ENH: bool,
+    const MIX: bool,
+    const MS: bool,
+>(
     (m, k): (u64, u32),
     (a, b): (u64, u64),
     mut f: impl FnMut(u64) -> bool,
 ) -> bool {
     let (mut x, mut y) = (a, b);
     for i in 0..k {
-        let mut pos = reduce::<MS>(x, m);
+        let mut pos = reduce::<MS>(if MIX { mix64(x) } else { x }, m);
         if PART {
             pos += u64::from(i) * m;
         }
@@ -269,22 +276,27 @@ fn prefetch_blocks_into<const L2: bool>(
 #[inline(always)]
 pub(crate) fn any_hit(layers: &[Layer], lp: Loop, ab: (u64, u64)) -> bool {
     macro_rules! walks {
-        ($($p:literal $e:literal $m:literal),*) => {
+        ($($p:literal $e:literal $x:literal $m:literal),*) => {
             match lp {
                 Loop::Blocked { ms: true } => any_blocked::<true>(layers, ab),
                 Loop::Blocked { ms: false } => {
                     any_blocked::<false>(layers, ab)
                 }
-                $(Loop::Walk { part: $p, enh: $e, ms: $m } => {
-                    any_walk::<$p, $e, $m>(layers, ab)
+                $(Loop::Walk { part: $p, enh: $e, mix: $x, ms: $m } => {
+                    any_walk::<$p, $e, $x, $m>(layers, ab)
                 })*
+                // Mixed walks are not enhanced (`Loop::of`).
+                Loop::Walk { enh: true, mix: true, .. } => false,
             }
         };
     }
     walks!(
-        false false false, false false true, false true false,
-        false true true, true false false, true false true,
-        true true false, true true true
+        false false false false, false false false true,
+        false true false false, false true false true,
+        false false true false, false false true true,
+        true false false false, true false false true,
+        true true false false, true true false true,
+        true false true false, true false true true
     )
 }
 
@@ -332,12 +344,17 @@ const LANES: [[u64; 8]; 9] = {
 };
 
 #[inline(always)]
-fn any_walk<const PART: bool, const ENH: bool, const MS: bool>(
+fn any_walk<
+    const PART: bool,
+    const ENH: bool,
+    const MIX: bool,
+    const MS: bool,
+>(
     layers: &[Layer],
     ab: (u64, u64),
 ) -> bool {
     layers.iter().rev().any(|l| {
-        walk::<PART, ENH, MS>((l.modulus, l.k), ab, |p| l.array.get(p))
+        walk::<PART, ENH, MIX, MS>((l.modulus, l.k), ab, |p| l.array.get(p))
     })
 }
 
@@ -345,7 +362,7 @@ fn any_walk<const PART: bool, const ENH: bool, const MS: bool>(
 #[inline(always)]
 pub(crate) fn set(l: &mut Layer, lp: Loop, ab: (u64, u64)) -> u64 {
     macro_rules! walks {
-        ($($p:literal $e:literal $m:literal),*) => {
+        ($($p:literal $e:literal $x:literal $m:literal),*) => {
             match lp {
                 Loop::Blocked { ms } => {
                     let mut chain = Chain::new(ab.1);
@@ -356,21 +373,26 @@ pub(crate) fn set(l: &mut Layer, lp: Loop, ab: (u64, u64)) -> u64 {
                         blocked_set::<false>(l, ab.0, chain)
                     }
                 }
-                $(Loop::Walk { part: $p, enh: $e, ms: $m } => {
+                $(Loop::Walk { part: $p, enh: $e, mix: $x, ms: $m } => {
                     let mut changed = 0;
                     let shape = (l.modulus, l.k);
-                    walk::<$p, $e, $m>(shape, ab, |p| {
+                    walk::<$p, $e, $x, $m>(shape, ab, |p| {
                         changed += u64::from(l.array.set(p));
                         true
                     });
                     changed
                 })*
+                // Mixed walks are not enhanced (`Loop::of`).
+                Loop::Walk { enh: true, mix: true, .. } => 0,
             }
         };
     }
     walks!(
-        false false false, false false true, false true false,
-        false true true, true false false, true false true,
-        true true false, true true true
+        false false false false, false false false true,
+        false true false false, false true false true,
+        false false true false, false false true true,
+        true false false false, true false false true,
+        true true false false, true true false true,
+        true false true false, true false true true
     )
 }

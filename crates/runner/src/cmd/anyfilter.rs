@@ -311,6 +311,7 @@ fn hashing(
         (Layout::Blocked, _) => "split-block",
         (_, Probe::Double) => "double",
         (_, Probe::EnhancedDouble) => "enhanced-double",
+        (_, Probe::MixedDouble) => "mixed-double",
     };
     let pairing = match c.pairing {
         Pairing::Chained => "chained",
