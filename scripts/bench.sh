@@ -67,7 +67,12 @@ case "$runs" in
     ;;
 esac
 
-target="${CARGO_TARGET_DIR:-target}"
+# Where cargo builds, absolute (criterion, run from benches/, would read
+# a relative CARGO_TARGET_DIR from there).
+target=$(cargo metadata --format-version 1 --no-deps |
+  sed -n 's/.*"target_directory":"\([^"]*\)".*/\1/p')
+[ -n "$target" ] || { echo "error: cargo metadata gave no target directory" >&2; exit 1; }
+export CARGO_TARGET_DIR="$target"
 # Built first, so that building it does not share the machine with a run.
 cargo build -q -p bloomlab-benches --bin bench-report
 for suite in "$@"; do

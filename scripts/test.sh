@@ -10,9 +10,14 @@ step() { printf '\n==> %s\n' "$*"; }
 # it when this machine lacks it (fresh CI machines do).
 if ! command -v redis-server >/dev/null 2>&1; then
     step "installing redis-server (needed by bloomlab-redis tests)"
-    if [ "$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi
-    $SUDO apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq redis-server
+    if [ "$(id -u)" = 0 ]; then SUDO=(); else SUDO=(sudo); fi
+    # `env` inside sudo (which resets the environment), and a wait for
+    # the dpkg lock, which a freshly booted machine's unattended upgrades
+    # may hold for a few minutes.
+    apt=(apt-get -o DPkg::Lock::Timeout=600)
+    "${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive "${apt[@]}" update -qq
+    "${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive "${apt[@]}" \
+        install -y -qq redis-server
 fi
 
 step "cargo fmt --check"
@@ -32,9 +37,14 @@ cargo test --release --locked -p bloomlab-scalable --test integration -- \
 
 step "bloomlab verify: every shipped experiment, run small, invariants held"
 cargo build --release --locked -q -p bloomlab-runner
+# Wherever cargo builds (CARGO_TARGET_DIR, a config's target-dir), as an
+# absolute path: never a stale binary from another target directory.
+target=$(cargo metadata --format-version 1 --no-deps --locked |
+    sed -n 's/.*"target_directory":"\([^"]*\)".*/\1/p')
+[ -n "$target" ] || { echo "error: cargo metadata gave no target directory" >&2; exit 1; }
 for experiment in experiments/*.toml; do
     echo "verify $experiment"
-    "${CARGO_TARGET_DIR:-target}/release/bloomlab" verify -q "$experiment"
+    "$target/release/bloomlab" verify -q "$experiment"
 done
 
 step "cargo doc (warnings are errors)"

@@ -34,9 +34,19 @@ fn main() {
     let revision = git(&dir, &["rev-parse", "--short=12", "HEAD"])
         .filter(|r| !r.is_empty())
         .map(|rev| {
+            // Only the sources count: a run rewriting the committed
+            // notebooks-output/ does not make the next build "-dirty".
+            let status = [
+                "status",
+                "--porcelain",
+                "--untracked-files=no",
+                "--",
+                "crates",
+                "Cargo.toml",
+                "Cargo.lock",
+            ];
             let dirty =
-                git(&dir, &["status", "--porcelain", "--untracked-files=no"])
-                    .is_some_and(|s| !s.is_empty());
+                git(&workspace, &status).is_some_and(|s| !s.is_empty());
             if dirty { format!("{rev}-dirty") } else { rev }
         });
     if let Some(rev) = revision {

@@ -1,4 +1,4 @@
-//! The one progress bar factory (STYLE.md G8): on stderr, with an ETA,
+//! The one progress bar factory: on stderr, with an ETA,
 //! hidden when stderr is not a terminal or with `--quiet`.
 
 use std::io::IsTerminal;

@@ -1,6 +1,6 @@
 //! The RedisBloom preset: `BF.RESERVE` arguments, `BF.DEBUG` lines and
 //! `BF.SCANDUMP` / `BF.LOADCHUNK` bytes, bit-exact with RedisBloom's
-//! SBChain (see `vectors/redisbloom/ALGORITHMS.md`).
+//! SBChain (see `testdata/redisbloom/ALGORITHMS.md` in the repository).
 
 use bloomlab_core::BitArray;
 use bloomlab_hash::{Family, Reduction};

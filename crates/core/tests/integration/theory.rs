@@ -8,7 +8,6 @@
 // whole file runs in a few seconds unoptimised (`cargo test`).
 
 use std::collections::HashMap;
-use std::time::Instant;
 
 use bloomlab_core::stats::{mean_and_standard_error, z_score};
 use bloomlab_core::theory::{self, BlockInner, ExactMethod};
@@ -505,12 +504,10 @@ fn exact_edge_cases_and_speed() {
     assert_eq!(ExactMethod::StirlingSum.name(), "stirling-sum");
     assert_eq!(ExactMethod::Approximation.name(), "approximation");
 
-    // A typical big filter: closed form, microseconds even unoptimised.
-    let start = Instant::now();
+    // A typical big filter takes the closed form (its speed is measured
+    // in benches, not here).
     let big = theory::fpr_exact(10_000_000, 1_000_000, 7).unwrap();
-    let elapsed = start.elapsed();
     assert_eq!(big.method, ExactMethod::StirlingSum);
-    assert!(elapsed.as_millis() < 50, "{elapsed:?}");
     let pow =
         theory::fpr_classical_discrete(10_000_000, 1_000_000, 7).unwrap();
     // THEORY: ≈ 6.4/m relative above FPR_pow at k = 7 near α = ln 2.

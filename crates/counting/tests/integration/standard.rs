@@ -36,7 +36,8 @@ pub(crate) fn configs() -> Vec<Config> {
             .with_seed(7),
         Config::default()
             .with_family(Family::Murmur64A)
-            .with_strategy(Strategy::RedisBloom),
+            .with_strategy(Strategy::RedisBloom)
+            .with_reduction(Reduction::Modulo),
         Config::default()
             .with_family(Family::Murmur3X86_32)
             .with_strategy(Strategy::Redisson)

@@ -58,7 +58,7 @@ fn lists_every_family_strategy_and_reduction() {
     for v in ["standard", "blocked", "counting", "partitioned", "scalable"] {
         assert!(names("variant").iter().any(|n| n == v), "variant {v}");
     }
-    // Every preset DESIGN.md names for `build --preset`, and the
+    // Every preset `build --preset` documents, and the
     // experiments' almeida-fast.
     for p in [
         "guava",

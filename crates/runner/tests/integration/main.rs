@@ -18,7 +18,7 @@ mod run;
 // The scalable variant growing: columns, layer layouts, FPR at or under
 // the target.
 mod scalable;
-// `bloomlab theory`: every key DESIGN.md lists, and errors.
+// `bloomlab theory`: every quantity it documents, and errors.
 mod theory;
 // `bloomlab verify`: passes on upheld invariants, exits 1 on a miss.
 mod verify;

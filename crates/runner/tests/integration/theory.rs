@@ -1,4 +1,4 @@
-// `bloomlab theory`: every key DESIGN.md lists, and errors.
+// `bloomlab theory`: every quantity it documents, and errors.
 
 use bloomlab_core::theory;
 

@@ -1,4 +1,4 @@
-use bloomlab_hash::{Family, Strategy};
+use bloomlab_hash::{Family, Reduction, Strategy};
 use bloomlab_standard::guava::{self, read_guava, read_guava_from};
 use bloomlab_standard::{
     AtomicBloomFilter, BlockedBloomFilter, BloomFilter, Builder, Error,
@@ -13,6 +13,7 @@ pub(crate) fn samples() -> Vec<StandardFilter> {
         .family(Family::Murmur64A)
         .seed(77)
         .strategy(Strategy::RedisBloom)
+        .reduction(Reduction::Modulo)
         .build()
         .unwrap();
     let mut b =
