@@ -385,10 +385,12 @@ impl Exact {
 /// `n = 0` gives 0 and `m = 1` gives 1, both exactly.
 ///
 /// Domain: `m ≥ 1`, `1 ≤ k ≤` [`MAX_EXACT_K`], any `n`. Runs in
-/// microseconds for typical sizes (`m = 1e7`, `n = 1e6`, `k = 7`: ~10 µs),
-/// milliseconds for `k` in the hundreds, and under a second (optimised
-/// build) in the slowest cases found: 0.46 s at `m = 2^64 − 1`,
-/// `n = 10^4`, `k = 1000`, about 0.14 s at `k = 10^4`.
+/// microseconds for typical sizes (`m = 1e7`, `n = 1e6`, `k = 7`: 6.1 µs),
+/// well under a millisecond for `k` in the hundreds (`m = 10^6`,
+/// `n = 2·10^4`, `k = 300`: 0.14 ms), and under a second (optimised
+/// build) in the slowest cases found: 0.45 s at `m = 2^64 − 1`,
+/// `n = 10^4`, `k = 1000` (`cargo bench -p bloomlab-benches --bench
+/// theory`, 2026-12-08), about 0.14 s at `k = 10^4`.
 pub fn fpr_exact(m: u64, n: u64, k: u32) -> Result<Exact> {
     exact_with_budget(m, n, k, DP_BUDGET)
 }
