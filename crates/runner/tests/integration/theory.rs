@@ -92,3 +92,27 @@ fn bad_theory_input_is_one_clear_line() {
     fails_with(&args.concat(), 1, "initial capacity \"-5\"");
     let _ = std::fs::remove_file(&items);
 }
+
+/// A `k` past the exact formula's domain: the other formulas are still
+/// given, the exact one is null with a note saying why.
+#[test]
+fn k_past_the_exact_domain_keeps_the_other_formulas() {
+    let k = theory::MAX_EXACT_K + 1;
+    let r = &json_lines(&[
+        "theory",
+        "--m",
+        "100000",
+        "--n",
+        "1000",
+        "--k",
+        &k.to_string(),
+        "--json",
+    ])[0];
+    assert!(r["exact"].is_null() && r["exact_method"].is_null(), "{r}");
+    assert!(r["classical"].as_f64().is_some(), "{r}");
+    let notes = r["notes"].as_array().unwrap();
+    assert!(
+        notes.iter().any(|n| n.as_str().unwrap().starts_with("exact: ")),
+        "{r}"
+    );
+}
