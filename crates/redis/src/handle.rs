@@ -460,8 +460,15 @@ impl Handle {
     }
 }
 
-/// A filter name is the hash tag of its keys: non-empty, no braces.
-pub(crate) fn check_name(name: &str) -> Result<()> {
+/// Checks a filter name without a server: it is the hash tag of the
+/// filter's keys, so it must be non-empty and hold no braces.
+///
+/// ```
+/// assert!(bloomlab_redis::check_name("users").is_ok());
+/// assert!(bloomlab_redis::check_name("a{b}").is_err());
+/// assert!(bloomlab_redis::check_name("").is_err());
+/// ```
+pub fn check_name(name: &str) -> Result<()> {
     if name.is_empty() || name.contains(['{', '}']) {
         return Err(Error::InvalidParameter {
             name: "name",

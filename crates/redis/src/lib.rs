@@ -109,7 +109,7 @@ pub use filter::{
     MAX_BITS, Options, RedisBloomFilter, VARIANT, bits_key, connect,
     redact_url, redis_offset, to_redis_bytes,
 };
-pub use handle::{CONFIG_VERSION, MAX_K, config_key};
+pub use handle::{CONFIG_VERSION, MAX_K, check_name, config_key};
 pub use redis;
 pub use redisbloom::{
     LoadChunks, ScandumpReader, loadchunk, loadchunk_with, scandump,

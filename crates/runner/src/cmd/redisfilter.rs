@@ -76,6 +76,9 @@ impl Target<'_> {
     /// A connection whose every call fails after the timeout rather than
     /// hang (`bloomlab_redis::connect` sets socket timeouts).
     pub(crate) fn connect(&self) -> Result<Connection> {
+        // A bad name is reported even when the server is unreachable.
+        bloomlab_redis::check_name(self.key)
+            .map_err(|e| anyhow::anyhow!("filter {:?}: {e}", self.key))?;
         let place = format!("connecting to {}", self.shown_url());
         let options = Options {
             connect_timeout: self.timeout,

@@ -745,6 +745,14 @@ fn redis_errors_are_one_clear_line() {
     let mut braces = build(&closed);
     braces[4] = "a{b}".to_owned();
     fails_with(&strs(&braces), 1, "without braces");
+    for verb in [&["query", "x"][..], &["inspect"][..]] {
+        let args = [&["--redis", &closed, "--key", "a{b}"][..], &verb[1..]];
+        fails_with(
+            &[&[verb[0]][..], &args.concat()].concat(),
+            1,
+            "without braces",
+        );
+    }
     fails_with(
         &["build", "--redis", &closed, "--key", "f", "--m", "8589934592"]
             .iter()
