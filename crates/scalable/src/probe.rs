@@ -272,6 +272,21 @@ fn prefetch_blocks_into<const L2: bool>(
     }
 }
 
+/// Calls macro `$m` with every specialised walk, `part enh mix ms` (a
+/// mixed walk is never enhanced): the one list both dispatches match.
+macro_rules! walk_loops {
+    ($m:ident) => {
+        $m!(
+            false false false false, false false false true,
+            false true false false, false true false true,
+            false false true false, false false true true,
+            true false false false, true false false true,
+            true true false false, true true false true,
+            true false true false, true false true true
+        )
+    };
+}
+
 /// Whether any layer, newest first, has all of the key's bits.
 #[inline(always)]
 pub(crate) fn any_hit(layers: &[Layer], lp: Loop, ab: (u64, u64)) -> bool {
@@ -290,14 +305,7 @@ pub(crate) fn any_hit(layers: &[Layer], lp: Loop, ab: (u64, u64)) -> bool {
             }
         };
     }
-    walks!(
-        false false false false, false false false true,
-        false true false false, false true false true,
-        false false true false, false false true true,
-        true false false false, true false false true,
-        true true false false, true true false true,
-        true false true false, true false true true
-    )
+    walk_loops!(walks)
 }
 
 #[inline(always)]
@@ -387,12 +395,5 @@ pub(crate) fn set(l: &mut Layer, lp: Loop, ab: (u64, u64)) -> u64 {
             }
         };
     }
-    walks!(
-        false false false false, false false false true,
-        false true false false, false true false true,
-        false false true false, false false true true,
-        true false false false, true false false true,
-        true true false false, true true false true,
-        true false true false, true false true true
-    )
+    walk_loops!(walks)
 }
